@@ -1,0 +1,30 @@
+// Out-of-band channel between the ranks of one run: who am I, how many are we, and collective
+// exchanges of small blobs (endpoint addresses, remote keys, clock samples).
+#pragma once
+
+#include <vector>
+
+#include "core/bytes.hpp"
+
+namespace dlcnet {
+
+class Bootstrap {
+ public:
+  virtual ~Bootstrap() = default;
+
+  virtual int rank() const noexcept = 0;
+  virtual int size() const noexcept = 0;
+
+  // Collectives: every rank calls them in the same order. Each waits at most the bootstrap's
+  // timeout and then throws TimeoutError naming the ranks that did not answer; a rank that
+  // disconnects makes the others throw Error naming it.
+
+  // to_each.size() == size(); to_each[r] goes to rank r (own entry ignored). Returns what each
+  // rank sent to this one (own entry empty).
+  virtual std::vector<Bytes> alltoall(const std::vector<Bytes>& to_each) = 0;
+  // Returns every rank's blob, indexed by rank (own included).
+  virtual std::vector<Bytes> allgather(const Bytes& mine) = 0;
+  virtual void barrier() = 0;
+};
+
+}  // namespace dlcnet

@@ -1,0 +1,88 @@
+// The one interface every benchmark, pattern and the replay engine drive traffic through.
+// Implementations: verbs/ (RC QPs over libibverbs, optionally rdma_cm) and ucx/ (UCP).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace dlcnet {
+
+class Bootstrap;
+
+enum class Op : uint8_t { send, recv, write, read };
+const char* to_string(Op op) noexcept;
+
+// Datapath result. `busy`: the peer's queue is full (more than TransportOptions::send_depth
+// outstanding): poll() and try again. `failed`: see Transport::last_error().
+enum class Status : uint8_t { ok, busy, failed };
+
+struct Completion {
+  uint64_t wr_id = 0;
+  int peer = -1;
+  Op op = Op::send;
+  bool ok = true;
+  uint64_t bytes = 0;           // bytes moved; for recv, the length that arrived
+  const char* error = nullptr;  // static text when !ok (ibv_wc_status_str, ucs_status_string)
+};
+
+// Index of a registered memory region. Registration is symmetric: every rank registers its
+// regions in the same order and before connect(), so region i here pairs with region i at
+// every peer for write and read (remote keys travel in connect()).
+using RegionId = uint32_t;
+
+struct TransportOptions {
+  std::string device;          // -d: RDMA device ("" = first active); for UCX: UCX_NET_DEVICES
+  int ib_port = 0;             // -i: port number (0 = first active)
+  int gid_index = -1;          // -x: GID index (-1 = RoCE v2 GID of an IPv4 address)
+  bool rdma_cm = false;        // --rdma-cm: connect RC QPs through librdmacm
+  std::string ucx_tls;         // --ucx-tls: UCX_TLS for this context ("" = UCX's default)
+  uint32_t send_depth = 128;   // -t: outstanding send/write/read per peer
+  uint32_t recv_depth = 512;   // posted receives per peer
+  uint32_t inline_size = 220;  // sends up to this size go inline where supported
+  int connect_timeout_ms = 30000;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  virtual const char* name() const noexcept = 0;  // "verbs" or "ucx"
+  // What carries the traffic, for the JSON context: device, link layer, MTU, GID index, port
+  // for verbs; transport and device per lane for UCX.
+  virtual nlohmann::json describe() const = 0;
+  virtual uint64_t max_message_size() const noexcept = 0;
+
+  // ---- set-up: throws Error with device, call, argument and errno/status text ----
+  virtual RegionId register_memory(void* addr, size_t length) = 0;
+  // Connects this rank to each rank in `peers` (all ranks call it collectively, each with its
+  // own peer list; lists must be symmetric). Exchanges addresses and remote keys through `boot`.
+  virtual void connect(Bootstrap& boot, std::span<const int> peers) = 0;
+
+  // ---- datapath: never throws ----
+  // Unsignaled operations produce no Completion; the caller signals at least one in every
+  // send_depth/2 consecutive operations to a peer (and the last one of a burst).
+  virtual Status post_send(int peer, RegionId region, size_t offset, size_t length, uint64_t wr_id,
+                           bool signaled) noexcept = 0;
+  virtual Status post_recv(int peer, RegionId region, size_t offset, size_t length,
+                           uint64_t wr_id) noexcept = 0;
+  // Writes local [offset, offset+length) of `region` to the peer's same region at remote_offset.
+  virtual Status post_write(int peer, RegionId region, size_t offset, size_t length,
+                            size_t remote_offset, uint64_t wr_id, bool signaled) noexcept = 0;
+  // Reads the peer's same region at remote_offset into local [offset, offset+length).
+  virtual Status post_read(int peer, RegionId region, size_t offset, size_t length,
+                           size_t remote_offset, uint64_t wr_id, bool signaled) noexcept = 0;
+
+  // Drives progress and harvests completions into `out`. Returns how many were written, or -1
+  // on a fatal transport error (see last_error()). Also the progress call to make while
+  // waiting for memory to change (RMA over UCX's TCP or shared-memory lanes needs it).
+  virtual int poll(std::span<Completion> out) noexcept = 0;
+
+  virtual const std::string& last_error() const noexcept = 0;
+};
+
+}  // namespace dlcnet

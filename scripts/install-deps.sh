@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs every build, test and benchmark dependency of dlcnet from Debian's archive.
+# Safe to run twice: apt-get install is idempotent and `apt-get update` is skipped when
+# every package is already present.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config clang-format
+  # RDMA user space (verbs, rdma_cm, providers incl. rxe) and tools
+  libibverbs-dev librdmacm-dev ibverbs-providers rdma-core ibverbs-utils rdmacm-utils
+  # UCX
+  libucx-dev ucx-utils
+  # libraries
+  libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev
+  # launchers
+  openmpi-bin libopenmpi-dev
+  # reference benchmarks
+  perftest
+  # Soft-RoCE guest: kernel unpacking, initramfs, emulator
+  qemu-system-x86 busybox-static cpio kmod iproute2 python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
