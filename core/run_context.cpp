@@ -1,0 +1,54 @@
+#include "core/run_context.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include <ucp/api/ucp.h>
+
+#include "core/error.hpp"
+
+namespace dlcnet {
+
+nlohmann::json make_run_context(const std::string& tool, int argc, const char* const* argv) {
+  nlohmann::json ctx;
+  ctx["schema_version"] = kReportSchemaVersion;
+  ctx["tool"] = tool;
+  ctx["tool_version"] = DLCNET_VERSION;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  ctx["host"] = host;
+  std::time_t t = std::time(nullptr);
+  char date[32];
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  ctx["date"] = date;
+  nlohmann::json args = nlohmann::json::array();
+  for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
+  ctx["argv"] = args;
+  ctx["rdma_core_version"] = DLCNET_RDMA_CORE_VERSION;
+  ctx["ucx_version"] = ucp_get_version_string();
+  utsname u{};
+  if (uname(&u) == 0) ctx["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
+  ctx["cpus"] = std::thread::hardware_concurrency();
+  return ctx;
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& doc) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw_errno("cannot write JSON report " + tmp);
+    out << doc.dump(2) << '\n';
+    if (!out.flush()) throw_errno("cannot write JSON report " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw_errno("cannot rename " + tmp + " to " + path);
+}
+
+}  // namespace dlcnet

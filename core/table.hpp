@@ -1,0 +1,32 @@
+// The console table every tool prints: perftest-style column names, a units line under them,
+// right-aligned numbers. Formatting only; callers convert units before adding rows.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dlcnet {
+
+struct Column {
+  std::string name;
+  std::string unit;  // printed on the units line, e.g. "usec", "Gb/sec"; empty for none
+};
+
+class Table {
+ public:
+  explicit Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
+  // Throws Error if the row's width differs from the header's.
+  void add_row(std::vector<std::string> cells);
+  void print(std::ostream& out) const;
+  size_t rows() const noexcept { return rows_.size(); }
+
+ private:
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// Fixed-point text with `decimals` digits, e.g. fixed(18.2345, 2) == "18.23".
+std::string fixed(double value, int decimals);
+
+}  // namespace dlcnet
