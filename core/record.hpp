@@ -1,0 +1,49 @@
+// The one per-message record schema of dlcnet: every tool that moves messages (dlc-bench,
+// dlc-replay, the patterns) fills these, and one writer puts them in a CSV.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "core/transport.hpp"
+
+namespace dlcnet {
+
+// Times are ns on the recording rank's CLOCK_MONOTONIC; -1 where a field does not apply.
+struct MessageRecord {
+  uint64_t seq = 0;  // per-rank sequence number, from 0
+  uint64_t bytes = 0;
+  int32_t src = -1;  // sending rank
+  int32_t dst = -1;  // receiving rank
+  Op op = Op::send;
+  bool signaled = true;      // false: complete_ns is that of the signaled completion retiring it
+  int64_t planned_ns = -1;   // when it was meant to be posted (replay)
+  int64_t post_ns = -1;      // when it was posted
+  int64_t complete_ns = -1;  // completion at the sender (for ping-pong: reply arrived)
+  int64_t arrival_ns = -1;   // arrival at the receiver, in this rank's clock (replay)
+  int64_t key = -1;          // trace key (replay)
+  int64_t opnum = -1;        // trace opnum (replay)
+};
+
+// Writes records as CSV with a header line. Buffered; flush() puts everything written so far
+// on disk so a crash loses nothing already flushed. Throws Error naming the path.
+class RecordWriter {
+ public:
+  explicit RecordWriter(const std::string& path);
+  ~RecordWriter();
+  RecordWriter(const RecordWriter&) = delete;
+  RecordWriter& operator=(const RecordWriter&) = delete;
+
+  void write(const MessageRecord& r);
+  void flush();
+  const std::string& path() const noexcept { return path_; }
+
+  static const char* header() noexcept;
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+};
+
+}  // namespace dlcnet

@@ -1,0 +1,50 @@
+// Bootstrap over TCP for real runs: rank 0 is the coordinator, every other rank connects to it
+// (a star), and collectives are gathered and redistributed by rank 0. Two ranks (a dlc-bench
+// server and client) and hundreds (a replay) use the same code.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/bootstrap.hpp"
+#include "core/wire.hpp"
+
+namespace dlcnet {
+
+struct TcpBootstrapConfig {
+  int rank = 0;
+  int size = 2;
+  std::string coordinator_host;  // ignored by rank 0
+  uint16_t port = 18515;         // rank 0 listens here; 0 = any free port (tests)
+  std::string bind_host = "0.0.0.0";
+  uint64_t job_token = 0;  // ranks with another token are turned away, not joined
+  std::chrono::milliseconds join_timeout{30000};
+  std::chrono::milliseconds op_timeout{60000};
+  uint16_t wire_version = kWireVersion;  // only tests speak another version
+  std::string role_name = "rank";        // how errors name the ranks ("client", "rank")
+};
+
+class TcpBootstrap : public Bootstrap {
+ public:
+  // Rank 0: binds immediately (so port() is known), then waits for the others in join().
+  explicit TcpBootstrap(TcpBootstrapConfig cfg);
+  ~TcpBootstrap() override;
+  // Blocks until every rank has joined; throws TimeoutError naming the missing ranks.
+  void join();
+  uint16_t port() const noexcept;
+
+  int rank() const noexcept override { return cfg_.rank; }
+  int size() const noexcept override { return cfg_.size; }
+  std::vector<Bytes> alltoall(const std::vector<Bytes>& to_each) override;
+  std::vector<Bytes> allgather(const Bytes& mine) override;
+  void barrier() override;
+
+ private:
+  struct Impl;
+  TcpBootstrapConfig cfg_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dlcnet

@@ -1,0 +1,32 @@
+// Runs a pattern over every size of the spec: warm-up, barriers, measurement, statistics and
+// per-message records, done once here for every pattern.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "core/record.hpp"
+#include "core/stats.hpp"
+#include "patterns/pattern.hpp"
+
+namespace dlcnet {
+
+struct SizeResult {
+  uint64_t bytes = 0;
+  uint64_t iterations = 0;
+  LatencySummary latency;      // seconds; lat tests
+  BandwidthSummary bandwidth;  // bytes/s; bw tests
+};
+
+struct BenchResult {
+  BenchSpec spec;
+  std::vector<SizeResult> sizes;  // initiator only; empty on the responder
+};
+
+// `records` (initiator only, may be null) gets one line per measured message, written after
+// each size's measured loop so the loop itself pays nothing. `on_size` is called after each
+// size so reports can stream.
+BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
+                      const std::function<void(const SizeResult&)>& on_size = {});
+
+}  // namespace dlcnet

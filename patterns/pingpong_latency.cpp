@@ -1,0 +1,68 @@
+// Ping-pong latency over send/recv or RDMA write, as ib_send_lat / ib_write_lat: the initiator
+// sends a ping, the responder answers as soon as it sees it; latency = half the round trip.
+// Write pings are detected by polling the last byte of the in area (the marker), as perftest.
+#include "core/clock.hpp"
+#include "patterns/pattern.hpp"
+
+namespace dlcnet {
+namespace {
+
+class PingPongLatency final : public Pattern {
+ public:
+  void run(PeerSession& s, uint64_t size, const RunPlan& plan, Measurement* out) override {
+    const Op op = s.spec().op;
+    const uint32_t signal_every = std::max<uint32_t>(1, s.spec().tx_depth / 2);
+    uint64_t sent = 0;
+    auto ping = [&](uint8_t marker) {
+      s.out()[size - 1] = marker;
+      const bool signaled = ++sent % signal_every == 0;
+      Status st = op == Op::write ? s.transport().post_write(s.peer(), s.region(), s.out_offset(),
+                                                             size, s.in_offset(), sent, signaled)
+                                  : s.transport().post_send(s.peer(), s.region(), s.out_offset(),
+                                                            size, sent, signaled);
+      s.check(st, to_string(op));
+    };
+    // Waits for the peer's message carrying `marker` (or the stop marker); returns the marker.
+    auto await = [&](uint8_t marker) -> uint8_t {
+      if (op == Op::write) return s.wait_byte(size - 1, marker, kStopMarker, "a ping-pong write");
+      for (;;) {
+        Completion c = s.wait_completion("a ping-pong receive");
+        if (c.op != Op::recv) continue;  // a signaled send's completion
+        s.on_receive_consumed();
+        s.top_up_receives(2);
+        return s.in()[size - 1];
+      }
+    };
+    if (op == Op::send) s.top_up_receives(2);
+    if (s.initiator()) {
+      uint64_t i = 0;
+      for (int64_t t0 = now_ns(); !plan.done(i, t0); t0 = now_ns(), ++i) {
+        const uint8_t m = marker_for(i);
+        ping(m);
+        await(m);
+        if (out) {
+          out->post_ns.push_back(t0);
+          out->complete_ns.push_back(now_ns());
+          out->signaled.push_back(1);
+        }
+      }
+      ping(kStopMarker);
+      await(kStopMarker);
+    } else {
+      for (uint64_t i = 0;; ++i) {
+        const uint8_t m = await(marker_for(i));
+        ping(m);
+        if (m == kStopMarker) break;
+      }
+    }
+    s.drain();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pattern> make_pingpong_latency() {
+  return std::make_unique<PingPongLatency>();
+}
+
+}  // namespace dlcnet

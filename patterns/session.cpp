@@ -1,0 +1,109 @@
+#include "patterns/session.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace dlcnet {
+namespace {
+
+constexpr size_t kPage = 4096;
+// How many empty polls between two looks at the clock: keeps now_ns() off the hot path.
+constexpr uint32_t kPollsPerClockCheck = 4096;
+
+}  // namespace
+
+PeerSession::PeerSession(Transport& t, Bootstrap& boot, int peer, bool initiator,
+                         const BenchSpec& spec)
+    : t_(t), boot_(boot), peer_(peer), initiator_(initiator), spec_(spec) {
+  area_ = (std::max<uint64_t>(spec.max_size(), 1) + kPage - 1) / kPage * kPage;
+  buf_ = static_cast<uint8_t*>(std::aligned_alloc(kPage, 2 * area_));
+  if (!buf_) throw Error("cannot allocate " + std::to_string(2 * area_) + " bytes of buffer");
+  std::memset(buf_, 0, 2 * area_);
+  region_ = t_.register_memory(buf_, 2 * area_);
+}
+
+PeerSession::~PeerSession() {
+  std::free(buf_);
+}
+
+void PeerSession::clear() {
+  std::memset(buf_, 0, 2 * area_);
+}
+
+void PeerSession::fail(const std::string& what) const {
+  throw Error(std::string(t_.name()) + ": " + what);
+}
+
+void PeerSession::check(Status s, const char* op) {
+  if (s == Status::failed)
+    fail(std::string(op) + " to rank " + std::to_string(peer_) + " failed: " + t_.last_error());
+}
+
+Completion PeerSession::wait_completion(const char* waiting_for) {
+  std::array<Completion, 1> c;
+  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
+  int64_t since = now_ns();
+  for (uint32_t spins = 0;; ++spins) {
+    int n = t_.poll(c);
+    if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
+    if (n == 1) {
+      if (!c[0].ok) {
+        fail(std::string(to_string(c[0].op)) + " completion with error: " +
+             (c[0].error ? c[0].error : "unknown") + " (while waiting for " + waiting_for + ")");
+      }
+      return c[0];
+    }
+    if (spins % kPollsPerClockCheck == 0 && spins && now_ns() - since > limit) {
+      fail(std::string("no progress for ") + std::to_string(spec_.timeout_s) + " s waiting for " +
+           waiting_for + " from rank " + std::to_string(peer_) + " (peer gone?)");
+    }
+  }
+}
+
+uint8_t PeerSession::wait_byte(size_t index, uint8_t a, uint8_t b, const char* waiting_for) {
+  volatile uint8_t* p = in() + index;
+  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
+  const int64_t since = now_ns();
+  std::array<Completion, 16> c;
+  for (uint32_t spins = 0;; ++spins) {
+    uint8_t v = *p;
+    if (v == a || v == b) return v;
+    int n = t_.poll(c);  // progress (UCX RMA over tcp/shm) and send completions
+    if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
+    for (int i = 0; i < n; ++i) {
+      if (!c[i].ok)
+        fail(std::string(to_string(c[i].op)) +
+             " completion with error: " + (c[i].error ? c[i].error : "unknown"));
+    }
+    if (spins % kPollsPerClockCheck == 0 && spins && now_ns() - since > limit) {
+      fail(std::string("no progress for ") + std::to_string(spec_.timeout_s) + " s waiting for " +
+           waiting_for + " from rank " + std::to_string(peer_) + " (peer gone?)");
+    }
+  }
+}
+
+void PeerSession::top_up_receives(uint32_t depth) {
+  while (posted_recvs_ < depth) {
+    check(t_.post_recv(peer_, region_, in_offset(), area_, 0), "post_recv");
+    ++posted_recvs_;
+  }
+}
+
+void PeerSession::drain() {
+  std::array<Completion, 16> c;
+  for (;;) {
+    int n = t_.poll(c);
+    if (n < 0) fail("while draining completions: " + t_.last_error());
+    if (n == 0) return;
+    for (int i = 0; i < n; ++i) {
+      if (!c[i].ok)
+        fail(std::string(to_string(c[i].op)) +
+             " completion with error: " + (c[i].error ? c[i].error : "unknown"));
+    }
+  }
+}
+
+}  // namespace dlcnet

@@ -1,0 +1,70 @@
+// One endpoint of a point-to-point test: the transport, the peer, and one registered buffer
+// laid out as [out area | in area], each large enough for the largest size of the run. Also the
+// waits every pattern shares, each bounded by the spec's timeout.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "core/bootstrap.hpp"
+#include "core/transport.hpp"
+#include "patterns/bench_spec.hpp"
+
+namespace dlcnet {
+
+class PeerSession {
+ public:
+  // Allocates and registers the buffer; call before transport.connect().
+  PeerSession(Transport& t, Bootstrap& boot, int peer, bool initiator, const BenchSpec& spec);
+  ~PeerSession();
+  PeerSession(const PeerSession&) = delete;
+  PeerSession& operator=(const PeerSession&) = delete;
+
+  Transport& transport() noexcept { return t_; }
+  Bootstrap& bootstrap() noexcept { return boot_; }
+  int peer() const noexcept { return peer_; }
+  bool initiator() const noexcept { return initiator_; }
+  const BenchSpec& spec() const noexcept { return spec_; }
+  RegionId region() const noexcept { return region_; }
+  size_t out_offset() const noexcept { return 0; }
+  size_t in_offset() const noexcept { return area_; }
+  uint8_t* out() noexcept { return buf_; }
+  volatile uint8_t* in() noexcept { return buf_ + area_; }
+
+  // Zeroes both areas; call only while nothing is in flight (between barriers).
+  void clear();
+
+  // ---- shared waits; each throws Error on a failed completion or a stall past the timeout ----
+  // Polls until a completion arrives and returns it (failed ones throw, naming the op).
+  Completion wait_completion(const char* waiting_for);
+  // Polls (for progress, and to retire send completions) until in()[index] == a or == b;
+  // returns the value seen.
+  uint8_t wait_byte(size_t index, uint8_t a, uint8_t b, const char* waiting_for);
+  // Keeps `depth` receives of the maximum size posted into the in area.
+  void top_up_receives(uint32_t depth);
+  void on_receive_consumed() noexcept { --posted_recvs_; }
+  // Harvests completions already queued without waiting; a failed one throws.
+  void drain();
+  [[noreturn]] void fail(const std::string& what) const;
+  void check(Status s, const char* op);
+
+ private:
+  Transport& t_;
+  Bootstrap& boot_;
+  int peer_;
+  bool initiator_;
+  BenchSpec spec_;
+  size_t area_ = 0;
+  uint8_t* buf_ = nullptr;
+  RegionId region_ = 0;
+  uint32_t posted_recvs_ = 0;
+};
+
+// Marker written in the last byte of every ping: cycles 1..254; 255 means "last one, stop".
+inline constexpr uint8_t kStopMarker = 255;
+inline uint8_t marker_for(uint64_t i) noexcept {
+  return static_cast<uint8_t>(1 + i % 254);
+}
+
+}  // namespace dlcnet

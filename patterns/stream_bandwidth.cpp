@@ -1,0 +1,101 @@
+// Streaming bandwidth, as ib_write_bw / ib_send_bw / ib_read_bw: the initiator keeps tx_depth
+// operations in flight, signalling one in every `signal_every`; an unsignaled message's
+// completion time is that of the signaled completion that retires it (RC completes in order).
+// For send, the responder keeps receives posted and stops at a zero-length message.
+#include <array>
+
+#include "core/clock.hpp"
+#include "patterns/pattern.hpp"
+
+namespace dlcnet {
+namespace {
+
+class StreamBandwidth final : public Pattern {
+ public:
+  void run(PeerSession& s, uint64_t size, const RunPlan& plan, Measurement* out) override {
+    const Op op = s.spec().op;
+    if (!s.initiator()) {
+      if (op == Op::send) serve_receives(s);
+      return;  // write and read are one-sided: the harness's barrier holds the responder
+    }
+    Transport& t = s.transport();
+    const uint32_t depth = std::max<uint32_t>(1, s.spec().tx_depth);
+    const uint32_t signal_every = std::max<uint32_t>(1, std::min<uint32_t>(64, depth / 2));
+    Measurement local;
+    Measurement& m = out ? *out : local;
+    uint64_t posted = 0, retired = 0;
+    bool last_posted = false;
+    std::array<Completion, 16> comps;
+    const int64_t limit = static_cast<int64_t>(s.spec().timeout_s) * 1'000'000'000;
+    int64_t last_progress = now_ns();
+    while (!last_posted || retired < posted) {
+      while (!last_posted && posted - retired < depth) {
+        const int64_t now = now_ns();
+        // In duration mode the run ends at the deadline; the message posted then is the last.
+        const bool last = plan.until_ns ? now >= plan.until_ns : posted + 1 == plan.count;
+        const bool signaled = last || (posted + 1) % signal_every == 0;
+        Status st = post(t, s, op, size, posted, signaled);
+        if (st == Status::busy) break;
+        s.check(st, to_string(op));
+        m.post_ns.push_back(now);
+        m.complete_ns.push_back(0);
+        m.signaled.push_back(signaled ? 1 : 0);
+        ++posted;
+        last_posted = last;
+      }
+      int n = t.poll(comps);
+      if (n < 0) s.fail("bandwidth run: " + t.last_error());
+      if (n > 0) {
+        const int64_t now = now_ns();
+        last_progress = now;
+        for (int k = 0; k < n; ++k) {
+          const Completion& c = comps[k];
+          if (!c.ok)
+            s.fail(std::string(to_string(c.op)) +
+                   " completion with error: " + (c.error ? c.error : "unknown"));
+          for (; retired <= c.wr_id; ++retired) m.complete_ns[retired] = now;
+        }
+      } else if (now_ns() - last_progress > limit) {
+        s.fail("no completion for " + std::to_string(s.spec().timeout_s) +
+               " s in a bandwidth run (peer gone?)");
+      }
+    }
+    if (op == Op::send) {  // tell the responder this size is over
+      s.check(t.post_send(s.peer(), s.region(), s.out_offset(), 0, ~0ull, true), "send");
+      s.wait_completion("the end-of-run send");
+    }
+  }
+
+ private:
+  static Status post(Transport& t, PeerSession& s, Op op, uint64_t size, uint64_t id,
+                     bool signaled) noexcept {
+    switch (op) {
+      case Op::write:
+        return t.post_write(s.peer(), s.region(), s.out_offset(), size, s.in_offset(), id,
+                            signaled);
+      case Op::read:
+        return t.post_read(s.peer(), s.region(), s.in_offset(), size, s.out_offset(), id, signaled);
+      default:
+        return t.post_send(s.peer(), s.region(), s.out_offset(), size, id, signaled);
+    }
+  }
+
+  static void serve_receives(PeerSession& s) {
+    const uint32_t depth = s.spec().tx_depth + 16;
+    for (;;) {
+      s.top_up_receives(depth);
+      Completion c = s.wait_completion("bandwidth sends");
+      if (c.op != Op::recv) continue;
+      s.on_receive_consumed();
+      if (c.bytes == 0) return;
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pattern> make_stream_bandwidth() {
+  return std::make_unique<StreamBandwidth>();
+}
+
+}  // namespace dlcnet

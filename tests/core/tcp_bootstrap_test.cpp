@@ -1,0 +1,190 @@
+#include "core/tcp_bootstrap.hpp"
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/socket.hpp"
+
+namespace dlcnet {
+namespace {
+
+using std::chrono::milliseconds;
+
+TcpBootstrapConfig config(int rank, int size, uint16_t port) {
+  TcpBootstrapConfig c;
+  c.rank = rank;
+  c.size = size;
+  c.coordinator_host = "127.0.0.1";
+  c.bind_host = "127.0.0.1";
+  c.port = port;
+  c.job_token = 42;
+  c.join_timeout = milliseconds(5000);
+  c.op_timeout = milliseconds(5000);
+  return c;
+}
+
+TEST(TcpBootstrap, FiveRanksExchangeColumnsAndGather) {
+  const int n = 5;
+  TcpBootstrap root(config(0, n, 0));
+  const uint16_t port = root.port();
+  std::vector<std::future<int>> others;
+  auto body = [n](Bootstrap& b) {
+    int errors = 0;
+    for (int round = 0; round < 20; ++round) {
+      std::vector<Bytes> out(n);
+      for (int d = 0; d < n; ++d) out[d] = {uint8_t(b.rank()), uint8_t(d), uint8_t(round)};
+      auto in = b.alltoall(out);
+      for (int s = 0; s < n; ++s) {
+        Bytes want = s == b.rank() ? Bytes{} : Bytes{uint8_t(s), uint8_t(b.rank()), uint8_t(round)};
+        errors += in[s] != want;
+      }
+      auto all = b.allgather(Bytes(size_t(b.rank()) * 100, uint8_t(b.rank())));
+      for (int s = 0; s < n; ++s) errors += all[s] != Bytes(size_t(s) * 100, uint8_t(s));
+    }
+    b.barrier();
+    return errors;
+  };
+  for (int r = 1; r < n; ++r) {
+    others.push_back(std::async(std::launch::async, [=] {
+      TcpBootstrap b(config(r, n, port));
+      b.join();
+      return body(b);
+    }));
+  }
+  root.join();
+  EXPECT_EQ(body(root), 0);
+  for (auto& f : others) EXPECT_EQ(f.get(), 0);
+}
+
+TEST(TcpBootstrap, JoinTimeoutNamesTheMissingRanks) {
+  auto c = config(0, 4, 0);
+  c.join_timeout = milliseconds(300);
+  TcpBootstrap root(c);
+  auto r2 = std::async(std::launch::async, [port = root.port()] {
+    TcpBootstrap b(config(2, 4, port));
+    try {
+      b.join();
+    } catch (const Error&) {
+    }
+  });
+  try {
+    root.join();
+    FAIL();
+  } catch (const TimeoutError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("ranks 1, 3"), std::string::npos) << m;
+  }
+  r2.get();
+}
+
+TEST(TcpBootstrap, CollectiveTimeoutNamesTheSilentRank) {
+  auto c0 = config(0, 2, 0);
+  c0.op_timeout = milliseconds(300);
+  TcpBootstrap root(c0);
+  std::promise<void> done;
+  auto silent = std::async(std::launch::async, [&, port = root.port()] {
+    TcpBootstrap b(config(1, 2, port));
+    b.join();
+    done.get_future().wait();  // joins, then never takes part in the collective
+  });
+  root.join();
+  try {
+    root.barrier();
+    FAIL();
+  } catch (const TimeoutError& e) {
+    EXPECT_NE(std::string(e.what()).find("waiting for rank 1"), std::string::npos) << e.what();
+  }
+  done.set_value();
+  silent.get();
+}
+
+TEST(TcpBootstrap, StrayTokenIsTurnedAwayAndTheJobGoesOn) {
+  TcpBootstrap root(config(0, 2, 0));
+  const uint16_t port = root.port();
+  auto stray = std::async(std::launch::async, [port] {
+    auto c = config(1, 2, port);
+    c.job_token = 7;
+    TcpBootstrap b(c);
+    try {
+      b.join();
+      return std::string("joined");
+    } catch (const ProtocolError& e) {
+      return std::string(e.what());
+    }
+  });
+  std::string stray_error = stray.get();
+  EXPECT_NE(stray_error.find("job token"), std::string::npos) << stray_error;
+  auto good = std::async(std::launch::async, [port] {
+    TcpBootstrap b(config(1, 2, port));
+    b.join();
+    b.barrier();
+  });
+  root.join();
+  root.barrier();
+  good.get();
+}
+
+TEST(TcpBootstrap, OtherWireVersionIsNamedOnTheJoiningSide) {
+  auto c0 = config(0, 2, 0);
+  c0.join_timeout = milliseconds(1500);
+  TcpBootstrap root(c0);
+  auto client = std::async(std::launch::async, [port = root.port()] {
+    auto c = config(1, 2, port);
+    c.wire_version = kWireVersion + 1;
+    TcpBootstrap b(c);
+    try {
+      b.join();
+      return std::string("joined");
+    } catch (const ProtocolError& e) {
+      return std::string(e.what());
+    }
+  });
+  EXPECT_THROW(root.join(), TimeoutError);
+  std::string m = client.get();
+  EXPECT_NE(m.find("speaks dlcnet wire protocol version " + std::to_string(kWireVersion)),
+            std::string::npos)
+      << m;
+}
+
+TEST(TcpBootstrap, ForeignBytesDoNotKillTheCoordinator) {
+  TcpBootstrap root(config(0, 2, 0));
+  const uint16_t port = root.port();
+  auto junk = std::async(std::launch::async, [port] {
+    Socket s = tcp_connect("127.0.0.1", port, Deadline::after(milliseconds(2000)), "junk");
+    std::string req = "GET / HTTP/1.1\r\n\r\n";
+    send_all(s, {reinterpret_cast<const uint8_t*>(req.data()), req.size()},
+             Deadline::after(milliseconds(1000)), "coordinator");
+    std::this_thread::sleep_for(milliseconds(200));
+    TcpBootstrap b(config(1, 2, port));
+    b.join();
+    b.barrier();
+  });
+  root.join();
+  root.barrier();
+  junk.get();
+}
+
+TEST(TcpBootstrap, AbsentCoordinatorGivesUpAtTheDeadline) {
+  Socket probe = tcp_listen("127.0.0.1", 0);
+  const uint16_t port = local_port(probe);
+  probe = Socket();  // nothing listens there now
+  auto c = config(1, 2, port);
+  c.join_timeout = milliseconds(500);
+  TcpBootstrap b(c);
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    b.join();
+    FAIL();
+  } catch (const TimeoutError& e) {
+    EXPECT_NE(std::string(e.what()).find("could not connect to 127.0.0.1:" + std::to_string(port)),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+}
+
+}  // namespace
+}  // namespace dlcnet
