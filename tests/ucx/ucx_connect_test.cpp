@@ -1,0 +1,154 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/error.hpp"
+#include "ucx/ucx_transport.hpp"
+#include "ucx_test_support.hpp"
+
+namespace dlcnet::test {
+namespace {
+
+class UcxConnect : public ::testing::TestWithParam<Fabric> {
+ protected:
+  void SetUp() override {
+    if (GetParam().needs_rdma && rdma_device().empty())
+      GTEST_SKIP() << "no RDMA device in /sys/class/infiniband";
+  }
+};
+
+TEST_P(UcxConnect, DescribeNamesTheLaneTransportsActuallyUsed) {
+  std::vector<nlohmann::json> described(2);
+  run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
+    auto t = make_ucx_transport(options_for(GetParam()));
+    std::vector<uint8_t> buf(4096);
+    t->register_memory(buf.data(), buf.size());
+    int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+    described[rank] = t->describe();
+    boot.barrier();
+  });
+  for (const nlohmann::json& d : described) {
+    ASSERT_TRUE(d.is_object());
+    EXPECT_EQ(d["transport"], "ucx");
+    EXPECT_FALSE(d["ucx_version"].get<std::string>().empty());
+    EXPECT_EQ(d["requested"]["UCX_TLS"], GetParam().tls);
+    EXPECT_EQ(d["effective"]["UCX_TLS"], GetParam().tls);
+    ASSERT_EQ(d["endpoints"].size(), 1u) << d.dump(2);
+    const nlohmann::json& ep = d["endpoints"][0];
+    ASSERT_FALSE(ep["lanes"].empty()) << d.dump(2);
+    for (const auto& lane : ep["lanes"]) EXPECT_FALSE(lane["device"].get<std::string>().empty());
+    bool carried = false;
+    const auto& want = GetParam().message_transports;
+    for (const auto& lane : ep["lanes"]) {
+      auto uses = lane["uses"].get<std::vector<std::string>>();
+      bool am = std::find(uses.begin(), uses.end(), "am") != uses.end();
+      carried = carried || (am && std::find(want.begin(), want.end(),
+                                            lane["transport"].get<std::string>()) != want.end());
+    }
+    EXPECT_TRUE(carried) << d.dump(2);
+  }
+}
+
+TEST_P(UcxConnect, RegisterAfterConnectIsRefused) {
+  run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
+    auto t = make_ucx_transport(options_for(GetParam()));
+    std::vector<uint8_t> buf(64);
+    int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+    EXPECT_THROW(t->register_memory(buf.data(), buf.size()), Error);
+    boot.barrier();
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrics, UcxConnect, ::testing::ValuesIn(all_fabrics()),
+                         [](const auto& tp) { return tp.param.name; });
+
+TEST(UcxConnectErrors, TlsMismatchNamesBothChoices) {
+  auto errors = run_ranks(2, [&](int rank, Bootstrap& boot) {
+    TransportOptions o;
+    o.ucx_tls = rank == 0 ? "tcp" : "sm";
+    auto t = make_ucx_transport(o);
+    int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+  });
+  EXPECT_NE(errors[0].find("rank 1 uses UCX_TLS=sm, this rank uses UCX_TLS=tcp: set the same on "
+                           "every rank"),
+            std::string::npos)
+      << errors[0];
+  EXPECT_NE(errors[1].find("rank 0 uses UCX_TLS=tcp, this rank uses UCX_TLS=sm"), std::string::npos)
+      << errors[1];
+}
+
+TEST(UcxConnectErrors, RegionCountMismatchIsNamed) {
+  auto errors = run_ranks(2, [&](int rank, Bootstrap& boot) {
+    TransportOptions o;
+    o.ucx_tls = "tcp";
+    auto t = make_ucx_transport(o);
+    std::vector<uint8_t> buf(64);
+    if (rank == 0) t->register_memory(buf.data(), buf.size());
+    int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+  });
+  EXPECT_NE(errors[1].find("rank 0 registered 1 memory regions, this rank 0"), std::string::npos)
+      << errors[1];
+}
+
+TEST(UcxConnectErrors, UnknownTransportIsNamed) {
+  TransportOptions o;
+  o.ucx_tls = "no_such_transport";
+  try {
+    auto t = make_ucx_transport(o);
+    // UCX 1.13 may accept the name and find no resources only later; then connect must say.
+    auto errors = run_ranks(2, [&](int rank, Bootstrap& boot) {
+      auto tr = make_ucx_transport(o);
+      int peer = 1 - rank;
+      tr->connect(boot, std::span<const int>(&peer, 1));
+    });
+    EXPECT_NE(errors[0].find("UCX_TLS=no_such_transport"), std::string::npos) << errors[0];
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("UCX_TLS=no_such_transport"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Error mode "peer": a rank that goes away shows up as failed completions or poll() == -1
+// within a bounded time, not as a hang.
+TEST(UcxConnectErrors, DeadPeerSurfacesAsAnError) {
+  run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
+    TransportOptions o;
+    o.ucx_tls = "tcp";
+    auto t = make_ucx_transport(o);
+    std::vector<uint8_t> buf(4096);
+    RegionId reg = t->register_memory(buf.data(), buf.size());
+    int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+    boot.barrier();
+    if (rank == 1) {
+      t.reset();  // the peer disappears
+      boot.barrier();
+      return;
+    }
+    boot.barrier();
+    ASSERT_EQ(t->post_recv(1, reg, 0, 64, 1), Status::ok);
+    bool saw_error = false;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    Completion c[4];
+    while (!saw_error && std::chrono::steady_clock::now() < deadline) {
+      Status s = t->post_send(1, reg, 64, 64, 2, true);
+      if (s == Status::failed) saw_error = true;
+      int n = t->poll(c);
+      if (n < 0) saw_error = true;
+      for (int i = 0; i < n; ++i)
+        if (!c[i].ok) saw_error = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_TRUE(saw_error) << "no error 10 s after the peer went away";
+    EXPECT_FALSE(t->last_error().empty());
+  });
+}
+
+}  // namespace
+}  // namespace dlcnet::test

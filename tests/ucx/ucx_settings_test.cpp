@@ -1,0 +1,65 @@
+#include "ucx/ucx_settings.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "core/wire.hpp"
+#include "ucx/ucx_handles.hpp"
+#include "ucx/ucx_peer_blob.hpp"
+
+namespace dlcnet::ucx {
+namespace {
+
+TEST(UcxSettings, MismatchNamesBothChoices) {
+  std::string m = selection_mismatch({"shm", "all"}, {"tcp", "all"}, 1);
+  EXPECT_EQ(m, "rank 1 uses UCX_TLS=tcp, this rank uses UCX_TLS=shm: set the same on every rank");
+  m = selection_mismatch({"tcp", "rxe0:1"}, {"tcp", "all"}, 3);
+  EXPECT_EQ(m,
+            "rank 3 uses UCX_NET_DEVICES=all, this rank uses UCX_NET_DEVICES=rxe0:1: set the same "
+            "on every rank");
+}
+
+TEST(UcxSettings, ListOrderDoesNotMatter) {
+  EXPECT_EQ(selection_mismatch({"tcp,self", "all"}, {"self,tcp", "all"}, 1), "");
+}
+
+TEST(UcxSettings, OptionsOverrideTheEnvironmentForThisContextOnly) {
+  Config c = read_config();
+  TransportOptions o;
+  o.ucx_tls = "tcp,self";
+  o.device = "lo";
+  apply_options(c.get(), o);
+  EXPECT_EQ(effective_selection(c.get()), (Selection{"tcp,self", "lo"}));
+  Config untouched = read_config();
+  EXPECT_NE(effective_selection(untouched.get()).net_devices, "lo");
+}
+
+TEST(UcxPeerBlob, RoundTrips) {
+  PeerBlob b{{1, 2, 3}, {"tcp", "all"}, {{0x1000, 64, {9, 9}}, {0x2000, 128, {}}}};
+  EXPECT_EQ(decode_peer_blob(encode_peer_blob(b), 2), b);
+}
+
+TEST(UcxPeerBlob, ForeignAndTruncatedBlobsNameTheRank) {
+  PeerBlob b{{1, 2, 3}, {"tcp", "all"}, {}};
+  Bytes enc = encode_peer_blob(b);
+  enc.pop_back();
+  try {
+    decode_peer_blob(enc, 5);
+    FAIL() << "no exception";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 5"), std::string::npos) << e.what();
+  }
+  WireWriter w;
+  write_blob_tag(w, "verbs-rc", 1);
+  try {
+    decode_peer_blob(w.bytes(), 4);
+    FAIL() << "no exception";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 4: peer uses verbs-rc, this rank uses ucx"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace dlcnet::ucx

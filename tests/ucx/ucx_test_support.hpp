@@ -1,0 +1,52 @@
+// Two (or more) UcxTransports in one process, one thread per rank, over the in-process
+// bootstrap; and the fabrics the tests run on.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/bootstrap.hpp"
+#include "core/transport.hpp"
+
+namespace dlcnet::test {
+
+struct Fabric {
+  std::string name;  // test name suffix
+  std::string tls;   // UCX_TLS for every rank
+  bool needs_rdma;   // skipped unless an RDMA device exists
+  // Transports of which describe() must name one on a lane carrying messages ("am").
+  std::vector<std::string> message_transports;
+};
+
+// tcp, shared memory, and RC verbs (the last one only where /sys/class/infiniband lists one).
+std::vector<Fabric> all_fabrics();
+// First RDMA device with ":1" appended (UCX_NET_DEVICES syntax), "" when there is none.
+std::string rdma_device();
+
+TransportOptions options_for(const Fabric& f);
+
+// Runs fn(rank, boot) on `ranks` threads; returns each rank's exception text ("" if none).
+std::vector<std::string> run_ranks(int ranks, const std::function<void(int, Bootstrap&)>& fn);
+// Same, but fails the calling test with each rank's exception.
+void run_ranks_ok(int ranks, const std::function<void(int, Bootstrap&)>& fn);
+
+// Polls until `count` completions arrived or `limit` passed (throws std::runtime_error then,
+// or when poll() returns -1). Completions that are not ok also throw, naming wr_id and error.
+std::vector<Completion> wait_completions(
+    Transport& t, size_t count, std::chrono::milliseconds limit = std::chrono::seconds(20));
+
+// Throws std::runtime_error naming `what` unless post() answers Status::ok.
+void post_or_throw(Transport& t, const std::function<Status()>& post, const char* what);
+
+// Byte i of rank r's test pattern.
+inline uint8_t pattern(int rank, size_t i) {
+  return static_cast<uint8_t>((i * 131u + static_cast<size_t>(rank) * 7u + (i >> 12)) & 0xff);
+}
+void fill(std::vector<uint8_t>& buf, size_t offset, size_t length, int rank);
+// Index of the first byte that differs from rank's pattern, or SIZE_MAX.
+size_t first_mismatch(const std::vector<uint8_t>& buf, size_t offset, size_t length, int rank);
+
+}  // namespace dlcnet::test

@@ -1,0 +1,85 @@
+// Preallocated bookkeeping for in-flight operations and their completions, so the datapath
+// never allocates: every operation holds one credit of its peer's depth, so the number of
+// slots and of queued completions is bounded by the sum of all depths, known at connect().
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+#include "core/transport.hpp"
+
+namespace dlcnet::ucx {
+
+class UcxTransport;
+
+// The user_data of one UCX request.
+struct OpSlot {
+  UcxTransport* owner = nullptr;
+  void* request = nullptr;  // the UCX request while in flight (for cancellation at shutdown)
+  uint64_t wr_id = 0;
+  uint64_t bytes = 0;
+  int peer = -1;
+  Op op = Op::send;
+  bool signaled = false;
+  bool in_use = false;
+  uint32_t next_free = 0;
+};
+
+class OpSlots {
+ public:
+  OpSlots() = default;
+  OpSlots(UcxTransport* owner, uint32_t count) : slots_(count) {
+    for (uint32_t i = 0; i < count; ++i) {
+      slots_[i].owner = owner;
+      slots_[i].next_free = i + 1;
+    }
+  }
+  // Callers hold a credit, so a slot is always free.
+  OpSlot& take() noexcept {
+    assert(free_ < slots_.size());
+    OpSlot& s = slots_[free_];
+    free_ = s.next_free;
+    s.in_use = true;
+    s.request = nullptr;
+    return s;
+  }
+  void give(OpSlot& s) noexcept {
+    s.in_use = false;
+    s.request = nullptr;
+    s.next_free = free_;
+    free_ = static_cast<uint32_t>(&s - slots_.data());
+  }
+  std::vector<OpSlot>& all() noexcept { return slots_; }
+
+ private:
+  std::vector<OpSlot> slots_;
+  uint32_t free_ = 0;
+};
+
+// Fixed-capacity FIFO of completions the callbacks produced and poll() has not handed out.
+class CompletionRing {
+ public:
+  CompletionRing() = default;
+  explicit CompletionRing(size_t capacity) : buf_(capacity) {}
+  bool empty() const noexcept { return count_ == 0; }
+  void push(const Completion& c) noexcept {
+    assert(count_ < buf_.size());
+    buf_[(head_ + count_) % buf_.size()] = c;
+    ++count_;
+  }
+  Completion pop() noexcept {
+    assert(count_ > 0);
+    Completion c = buf_[head_];
+    head_ = (head_ + 1) % buf_.size();
+    --count_;
+    return c;
+  }
+
+ private:
+  std::vector<Completion> buf_;
+  size_t head_ = 0;
+  size_t count_ = 0;
+};
+
+}  // namespace dlcnet::ucx

@@ -1,0 +1,109 @@
+#include "ucx/ucx_settings.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <vector>
+
+#include "ucx/ucx_error.hpp"
+#include "ucx/ucx_handles.hpp"
+
+namespace dlcnet::ucx {
+namespace {
+
+// Any of these in the environment means the user chose a retry count; respect it.
+constexpr const char* kRetryCountVariables[] = {
+    "UCX_RC_VERBS_RETRY_COUNT",
+    "UCX_RC_MLX5_RETRY_COUNT",
+    "UCX_DC_MLX5_RETRY_COUNT",
+    "UCX_RC_RETRY_COUNT",
+};
+
+std::vector<std::string> sorted_items(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  std::sort(items.begin(), items.end());
+  return items;
+}
+
+std::string value_of(const std::string& printed, const std::string& key) {
+  std::stringstream in(printed);
+  const std::string prefix = key + "=";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
+  return "all";  // UCX's default for both settings
+}
+
+std::string one_mismatch(const char* name, const std::string& mine, const std::string& peer,
+                         int peer_rank) {
+  if (sorted_items(mine) == sorted_items(peer)) return {};
+  return "rank " + std::to_string(peer_rank) + " uses " + name + "=" + peer + ", this rank uses " +
+         name + "=" + mine + ": set the same on every rank";
+}
+
+std::vector<std::string> rdma_devices() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/class/infiniband", ec))
+    out.push_back(e.path().filename().string());
+  return out;
+}
+
+// Whether UCX may open an RC-family interface: a transport list that admits one, and an RDMA
+// device that NET_DEVICES admits ("mlx5_0:1" names device mlx5_0).
+bool may_use_rc(const Selection& s) {
+  static const char* const kRcNames[] = {"all", "ib",   "rc",       "rc_v",    "rc_x",
+                                         "dc",  "dc_x", "rc_verbs", "rc_mlx5", "dc_mlx5"};
+  bool rc_tls = false;
+  for (const std::string& item : sorted_items(s.tls))
+    for (const char* n : kRcNames) rc_tls = rc_tls || item == n || item[0] == '^';
+  if (!rc_tls) return false;
+  std::vector<std::string> devices = rdma_devices();
+  if (devices.empty()) return false;
+  if (s.net_devices == "all") return true;
+  for (const std::string& item : sorted_items(s.net_devices)) {
+    std::string name = item.substr(0, item.find(':'));
+    if (std::find(devices.begin(), devices.end(), name) != devices.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void apply_options(ucp_config_t* config, const TransportOptions& opts) {
+  if (!opts.ucx_tls.empty())
+    check(ucp_config_modify(config, "TLS", opts.ucx_tls.c_str()), "ucp_config_modify",
+          "TLS=" + opts.ucx_tls);
+  if (!opts.device.empty())
+    check(ucp_config_modify(config, "NET_DEVICES", opts.device.c_str()), "ucp_config_modify",
+          "NET_DEVICES=" + opts.device);
+}
+
+bool apply_finite_rc_retry(ucp_config_t* config, const Selection& selection) {
+  for (const char* var : kRetryCountVariables)
+    if (std::getenv(var) != nullptr) return false;
+  if (!may_use_rc(selection)) return false;
+  // Not a UCP setting: UCP keeps it and applies it to every transport interface that has a
+  // RETRY_COUNT field, which is exactly the RC family (rc_verbs, rc_mlx5, dc_mlx5).
+  check(ucp_config_modify(config, "RETRY_COUNT", kFiniteRcRetryCount), "ucp_config_modify",
+        std::string("RETRY_COUNT=") + kFiniteRcRetryCount);
+  return true;
+}
+
+Selection effective_selection(const ucp_config_t* config) {
+  std::string printed = capture_output(
+      [&](FILE* f) { ucp_config_print(config, f, nullptr, UCS_CONFIG_PRINT_CONFIG); });
+  return {value_of(printed, "UCX_TLS"), value_of(printed, "UCX_NET_DEVICES")};
+}
+
+std::string selection_mismatch(const Selection& mine, const Selection& peer, int peer_rank) {
+  std::string tls = one_mismatch("UCX_TLS", mine.tls, peer.tls, peer_rank);
+  std::string dev = one_mismatch("UCX_NET_DEVICES", mine.net_devices, peer.net_devices, peer_rank);
+  if (!tls.empty() && !dev.empty()) return tls + "; " + dev;
+  return tls.empty() ? dev : tls;
+}
+
+}  // namespace dlcnet::ucx

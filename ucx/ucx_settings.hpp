@@ -1,0 +1,42 @@
+// Which transports and devices this rank lets UCX use, and the check that every rank agrees
+// (UCX alone only says "Destination is unreachable" when they do not).
+#pragma once
+
+#include <string>
+
+#include <ucp/api/ucp.h>
+
+#include "core/transport.hpp"
+
+namespace dlcnet::ucx {
+
+// The effective UCX_TLS and UCX_NET_DEVICES of one rank, as UCX will apply them.
+struct Selection {
+  std::string tls;
+  std::string net_devices;
+  bool operator==(const Selection&) const = default;
+};
+
+// rxe treats an RC retry count of 7 as "retry for ever", so a dead peer would hang the sender
+// instead of failing; 6 is the largest finite value.
+inline constexpr const char* kFiniteRcRetryCount = "6";
+
+// Writes opts.ucx_tls to TLS and opts.device to NET_DEVICES of `config` (only this context,
+// unlike setenv).
+void apply_options(ucp_config_t* config, const TransportOptions& opts);
+
+// Sets the finite RC retry count unless the environment sets one, or no RC transport can be
+// used under `selection` on this machine (UCX warns about settings no transport takes).
+// Returns whether it was set.
+bool apply_finite_rc_retry(ucp_config_t* config, const Selection& selection);
+
+// Reads the two settings back from the configuration (so UCX's config files and the
+// environment count as well as our overrides).
+Selection effective_selection(const ucp_config_t* config);
+
+// Empty when both ranks' lists agree (as sets: "tcp,self" equals "self,tcp"); otherwise a
+// message naming both choices, e.g. "rank 1 uses UCX_TLS=tcp, this rank uses UCX_TLS=shm: set
+// the same on every rank".
+std::string selection_mismatch(const Selection& mine, const Selection& peer, int peer_rank);
+
+}  // namespace dlcnet::ucx

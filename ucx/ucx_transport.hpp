@@ -1,0 +1,35 @@
+// dlcnet::Transport over UCX's UCP API (tag matching for send/recv, RMA for write/read).
+//
+// Semantics beyond the Transport interface:
+// - Set-up: opts.ucx_tls and opts.device become UCX_TLS and UCX_NET_DEVICES of this context
+//   only; empty ones leave the environment's UCX_* in charge. Unless the environment sets an
+//   RC retry count, RC transports get a finite one (6) so a dead peer fails instead of hanging
+//   on Soft-RoCE. connect() refuses peers whose effective UCX_TLS / UCX_NET_DEVICES differ.
+// - Completions: a send completes when its buffer may be reused (UCX local completion); a
+//   recv when the data is in place; a read when the data has arrived. A SIGNALED write
+//   completes when the data is visible at the target (ucp_put_nbx followed by
+//   ucp_ep_flush_nbx), matching an RC write completion in verbs, so write latency and
+//   "write, then notify" patterns mean the same on both transports. Unsignaled writes only
+//   wait for local completion. UCX does not order RMA against tag messages; a completed
+//   signaled write is the point after which a following send is ordered behind it.
+// - max_message_size(): SIZE_MAX. UCX splits large messages itself (rendezvous fragments
+//   sized for each lane, e.g. under rxe's 8 MiB limit), so callers never need to split.
+// - describe(): JSON naming the UCX version, the requested and effective UCX_TLS /
+//   UCX_NET_DEVICES, and per connected peer the lanes UCX chose (transport, device, use).
+// - Error handling: endpoints use UCP_ERR_HANDLING_MODE_PEER, so a dead peer surfaces as error
+//   completions and poll() returning -1. UCX 1.13's shared-memory transports cannot detect a
+//   dead peer, so where only they are allowed (UCX_TLS=sm and the like) endpoints use mode
+//   "none"; describe() reports the mode per peer. With UCX_TLS unset, mode "peer" makes UCX 1.13
+//   pick tcp (not shared memory) between ranks on one host.
+#pragma once
+
+#include <memory>
+
+#include "core/transport.hpp"
+
+namespace dlcnet {
+
+// Creates a UCP context and worker (throws Error naming the failing UCX call).
+std::unique_ptr<Transport> make_ucx_transport(const TransportOptions& opts);
+
+}  // namespace dlcnet

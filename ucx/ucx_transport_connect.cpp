@@ -1,0 +1,189 @@
+// UcxTransport::connect(): exchange of worker addresses, settings and remote keys, endpoint
+// creation and a tagged handshake proving every endpoint carries traffic both ways.
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "core/bootstrap.hpp"
+#include "core/error.hpp"
+#include "ucx/ucx_error.hpp"
+#include "ucx/ucx_peer_blob.hpp"
+#include "ucx/ucx_transport_impl.hpp"
+
+namespace dlcnet::ucx {
+namespace {
+
+// Transports of UCX 1.13 that can detect a dead peer; the shared-memory ones (posix, sysv,
+// cma, knem, xpmem) and self cannot, and UCX refuses error mode "peer" over them.
+bool allows_peer_failure_detection(const std::string& tls) {
+  static const char* const kNetwork[] = {
+      "all",  "tcp", "ib",   "rc",       "rc_v",    "rc_x",     "ud",      "ud_v",
+      "ud_x", "dc",  "dc_x", "rc_verbs", "rc_mlx5", "ud_verbs", "ud_mlx5", "dc_mlx5"};
+  size_t start = 0;
+  while (start <= tls.size()) {
+    size_t end = std::min(tls.find(',', start), tls.size());
+    std::string item = tls.substr(start, end - start);
+    if (!item.empty() && item[0] == '^') return true;  // "all but ...": network stays in
+    for (const char* n : kNetwork)
+      if (item == n) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::string settings_text(const Selection& s) {
+  return "UCX_TLS=" + s.tls + ", UCX_NET_DEVICES=" + s.net_devices;
+}
+
+}  // namespace
+
+void UcxTransport::check_peer_list(std::span<const int> peers) const {
+  std::vector<bool> seen(peers_.size(), false);
+  for (int r : peers) {
+    if (r < 0 || r >= static_cast<int>(peers_.size()) || r == rank_)
+      throw Error("ucx: connect(): peer rank " + std::to_string(r) + " is not another rank of " +
+                  std::to_string(peers_.size()));
+    if (seen[r]) throw Error("ucx: connect(): peer rank " + std::to_string(r) + " listed twice");
+    seen[r] = true;
+  }
+}
+
+void UcxTransport::create_endpoint(Peer& p, const Bytes& address) {
+  ucp_ep_params_t ep{};
+  ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                  UCP_EP_PARAM_FIELD_ERR_HANDLER;
+  ep.address = reinterpret_cast<const ucp_address_t*>(address.data());
+  ep.err_handler.cb = &UcxTransport::on_peer_error;
+  ep.err_handler.arg = &p;
+  p.err_mode = allows_peer_failure_detection(selection_.tls) ? UCP_ERR_HANDLING_MODE_PEER
+                                                             : UCP_ERR_HANDLING_MODE_NONE;
+  ep.err_mode = p.err_mode;
+  ucp_ep_h h = nullptr;
+  ucs_status_t s = ucp_ep_create(worker_.get(), &ep, &h);
+  if (s == UCS_ERR_UNREACHABLE && p.err_mode == UCP_ERR_HANDLING_MODE_PEER) {
+    // Only transports without failure detection reach this peer (e.g. shared memory under
+    // UCX_TLS=all): still connect, without dead-peer detection (describe() says so).
+    p.err_mode = ep.err_mode = UCP_ERR_HANDLING_MODE_NONE;
+    s = ucp_ep_create(worker_.get(), &ep, &h);
+  }
+  check(s, "ucp_ep_create",
+        "rank " + std::to_string(p.rank) + ", " + settings_text(selection_) +
+            (s == UCS_ERR_UNREACHABLE ? "; no transport allowed on both ranks reaches the peer"
+                                      : ""));
+  p.ep = Endpoint(worker_.get(), h);
+}
+
+void UcxTransport::connect(Bootstrap& boot, std::span<const int> peers) {
+  if (connected_) throw Error("ucx: connect() called twice");
+  rank_ = boot.rank();
+  const int n = boot.size();
+  peers_ = std::vector<Peer>(static_cast<size_t>(n));
+  check_peer_list(peers);
+
+  PeerBlob mine;
+  mine.worker_address = worker_address(worker_.get());
+  mine.selection = selection_;
+  for (const LocalRegion& r : regions_)
+    mine.regions.push_back({reinterpret_cast<uintptr_t>(r.base), r.length, r.packed_rkey});
+  std::vector<Bytes> out(static_cast<size_t>(n));
+  Bytes encoded = encode_peer_blob(mine);
+  for (int r : peers) out[r] = encoded;
+  std::vector<Bytes> in = boot.alltoall(out);
+
+  // Decode and check every peer before touching UCX, so a wrong setting is named for all.
+  std::vector<PeerBlob> blobs(static_cast<size_t>(n));
+  std::string mismatches;
+  for (int r : peers) {
+    blobs[r] = decode_peer_blob(in[r], r);
+    std::string m = selection_mismatch(selection_, blobs[r].selection, r);
+    if (blobs[r].regions.size() != regions_.size() && m.empty())
+      m = "rank " + std::to_string(r) + " registered " + std::to_string(blobs[r].regions.size()) +
+          " memory regions, this rank " + std::to_string(regions_.size()) +
+          ": register the same regions in the same order on every rank";
+    if (!m.empty()) mismatches += (mismatches.empty() ? "" : "; ") + m;
+  }
+  if (!mismatches.empty()) throw Error("ucx: connect(): " + mismatches);
+
+  size_t slots = peers.size() * (size_t{opts_.send_depth} + opts_.recv_depth);
+  slots_ = OpSlots(this, static_cast<uint32_t>(slots));
+  ring_ = CompletionRing(slots);
+  for (int r : peers) {
+    Peer& p = peers_[r];
+    p.owner = this;
+    p.rank = r;
+    create_endpoint(p, blobs[r].worker_address);
+    for (const RegionInfo& ri : blobs[r].regions)
+      p.regions.push_back({ri.addr, ri.length, unpack_rkey(p.ep.get(), ri.rkey, r)});
+  }
+  handshake(peers);
+  for (int r : peers) {
+    peers_[r].info = query_endpoint(peers_[r].ep.get());
+    peers_[r].connected = true;
+  }
+  connected_ = true;
+}
+
+// Every rank sends its rank to every peer and waits for theirs: endpoint creation is lazy
+// (tcp connects, RC wires up on first use), so this is where an unreachable peer shows.
+void UcxTransport::handshake(std::span<const int> peers) {
+  ucp_worker_h w = worker_.get();
+  // Members, not locals: a request still in flight when we give up must not point at a dead
+  // stack frame; shutdown() closes the endpoints before these go.
+  hello_in_.assign(peers.size(), ~uint64_t{0});
+  hello_out_ = static_cast<uint64_t>(rank_);
+  struct Pending {
+    ucs_status_ptr_t req;
+    size_t i;
+    bool recv;
+  };
+  std::vector<Pending> pending;
+  std::string errors;
+  auto track = [&](ucs_status_ptr_t r, size_t i, bool recv) {
+    if (UCS_PTR_IS_ERR(r))
+      errors += "; " + std::string(recv ? "receive from" : "send to") + " rank " +
+                std::to_string(peers[i]) + ": " + ucs_status_string(UCS_PTR_STATUS(r));
+    else if (r != nullptr)
+      pending.push_back({r, i, recv});
+  };
+  for (size_t i = 0; i < peers.size(); ++i) {
+    ucp_request_param_t p{};
+    track(ucp_tag_recv_nbx(w, &hello_in_[i], sizeof(uint64_t), make_tag(kHelloKind, peers[i]),
+                           kTagFull, &p),
+          i, true);
+  }
+  for (size_t i = 0; i < peers.size(); ++i) {
+    ucp_request_param_t p{};
+    track(ucp_tag_send_nbx(peers_[peers[i]].ep.get(), &hello_out_, sizeof hello_out_,
+                           make_tag(kHelloKind, rank_), &p),
+          i, false);
+  }
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(std::max(opts_.connect_timeout_ms, 1));
+  std::string silent;
+  for (Pending& pd : pending) {
+    ucs_status_t s;
+    while ((s = ucp_request_check_status(pd.req)) == UCS_INPROGRESS &&
+           std::chrono::steady_clock::now() < deadline)
+      ucp_worker_progress(w);
+    if (s == UCS_INPROGRESS) {
+      ucp_request_cancel(w, pd.req);
+      silent += (silent.empty() ? "" : ", ") + std::to_string(peers[pd.i]);
+    } else if (s != UCS_OK) {
+      errors += "; " + std::string(pd.recv ? "receive from" : "send to") + " rank " +
+                std::to_string(peers[pd.i]) + ": " + ucs_status_string(s);
+    }
+    ucp_request_free(pd.req);
+  }
+  for (size_t i = 0; i < peers.size() && errors.empty() && silent.empty(); ++i)
+    if (hello_in_[i] != static_cast<uint64_t>(peers[i]))
+      errors += "; rank " + std::to_string(peers[i]) + " answered as rank " +
+                std::to_string(hello_in_[i]);
+  if (!silent.empty())
+    throw TimeoutError("ucx: connect(): no handshake from rank(s) " + silent + " within " +
+                       std::to_string(opts_.connect_timeout_ms) + " ms (" +
+                       settings_text(selection_) + ")" + errors);
+  if (!errors.empty())
+    throw Error("ucx: connect(): handshake failed (" + settings_text(selection_) + ")" + errors);
+}
+
+}  // namespace dlcnet::ucx

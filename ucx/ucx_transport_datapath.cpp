@@ -1,0 +1,238 @@
+// UcxTransport's datapath: posting, UCX callbacks, poll(). Never throws, never allocates
+// after connect() (UCX's own request pool warms up during the first operations).
+#include <cstdio>
+
+#include "ucx/ucx_transport_impl.hpp"
+
+namespace dlcnet::ucx {
+namespace {
+
+// Passing the region's memory handle spares UCX a registration-cache lookup per operation.
+constexpr uint32_t kSendAttrs =
+    UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMH;
+
+ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
+  ucp_request_param_t p;
+  p.op_attr_mask = kSendAttrs;
+  p.cb.send = &UcxTransport::on_send_done;
+  p.user_data = &s;
+  p.memh = memh;
+  return p;
+}
+
+}  // namespace
+
+// ---- checks shared by the post_* calls ----
+
+void UcxTransport::set_error(const char* call, int peer, const char* what) noexcept {
+  try {
+    last_error_ = std::string("ucx: ") + call + "(rank " + std::to_string(peer) + "): " + what;
+  } catch (...) {  // out of memory while reporting: keep the previous text
+  }
+}
+
+Peer* UcxTransport::usable_peer(int peer, const char* call) noexcept {
+  if (peer < 0 || peer >= static_cast<int>(peers_.size()) || !peers_[peer].connected) {
+    set_error(call, peer, "not a connected peer");
+    return nullptr;
+  }
+  Peer& p = peers_[peer];
+  if (p.failed) {
+    set_error(call, peer, "the endpoint to this peer failed earlier");
+    return nullptr;
+  }
+  return &p;
+}
+
+LocalRegion* UcxTransport::local_range(RegionId region, size_t offset, size_t length,
+                                       const char* call) noexcept {
+  if (region >= regions_.size() || offset > regions_[region].length ||
+      length > regions_[region].length - offset) {
+    char what[128];
+    std::snprintf(what, sizeof what, "local region %u [%zu, +%zu) is not registered", region,
+                  offset, length);
+    set_error(call, -1, what);
+    return nullptr;
+  }
+  return &regions_[region];
+}
+
+RemoteRegion* UcxTransport::remote_range(Peer& p, RegionId region, size_t offset, size_t length,
+                                         const char* call) noexcept {
+  if (region >= p.regions.size() || offset > p.regions[region].length ||
+      length > p.regions[region].length - offset) {
+    char what[128];
+    std::snprintf(what, sizeof what, "remote region %u [%zu, +%zu) is outside the peer's region",
+                  region, offset, length);
+    set_error(call, p.rank, what);
+    return nullptr;
+  }
+  return &p.regions[region];
+}
+
+// ---- credits, slots and completions ----
+
+OpSlot& UcxTransport::start_op(Peer& p, Op op, uint64_t wr_id, uint64_t bytes,
+                               bool signaled) noexcept {
+  (op == Op::recv ? p.recvs : p.sends) += 1;
+  OpSlot& s = slots_.take();
+  s.peer = p.rank;
+  s.op = op;
+  s.wr_id = wr_id;
+  s.bytes = bytes;
+  s.signaled = signaled;
+  return s;
+}
+
+void UcxTransport::release_credit(Peer& p, Op op) noexcept {
+  uint32_t& used = op == Op::recv ? p.recvs : p.sends;
+  assert(used > 0);
+  --used;
+}
+
+// A completion keeps its credit until poll() hands it out, which bounds ring_ by the depths.
+void UcxTransport::finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept {
+  Peer& p = peers_[s.peer];
+  bool ok = status == UCS_OK;
+  if (s.signaled || !ok)
+    ring_.push({s.wr_id, s.peer, s.op, ok, bytes, ok ? nullptr : ucs_status_string(status)});
+  else
+    release_credit(p, s.op);
+  slots_.give(s);
+}
+
+Status UcxTransport::after_post(Peer& p, OpSlot& s, ucs_status_ptr_t request,
+                                const char* call) noexcept {
+  if (request == nullptr) {  // completed in place: UCX calls no callback, so we finish here
+    finish(s, UCS_OK, s.bytes);
+    return Status::ok;
+  }
+  if (UCS_PTR_IS_ERR(request)) {
+    release_credit(p, s.op);
+    slots_.give(s);
+    set_error(call, p.rank, ucs_status_string(UCS_PTR_STATUS(request)));
+    return Status::failed;
+  }
+  // A callback run inside the post (receives, see post_recv) already finished the slot and
+  // freed the request.
+  if (s.in_use) s.request = request;
+  return Status::ok;
+}
+
+void UcxTransport::on_send_done(void* request, ucs_status_t status, void* user_data) noexcept {
+  auto* s = static_cast<OpSlot*>(user_data);
+  s->owner->finish(*s, status, s->bytes);
+  ucp_request_free(request);
+}
+
+void UcxTransport::on_recv_done(void* request, ucs_status_t status, const ucp_tag_recv_info_t* info,
+                                void* user_data) noexcept {
+  auto* s = static_cast<OpSlot*>(user_data);
+  s->owner->finish(*s, status, info != nullptr ? info->length : 0);
+  ucp_request_free(request);
+}
+
+void UcxTransport::on_peer_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status) noexcept {
+  auto* p = static_cast<Peer*>(arg);
+  p->failed = true;
+  p->owner->fatal_ = true;
+  p->owner->set_error("endpoint", p->rank, ucs_status_string(status));
+}
+
+// ---- posting ----
+
+Status UcxTransport::post_send(int peer, RegionId region, size_t offset, size_t length,
+                               uint64_t wr_id, bool signaled) noexcept {
+  Peer* p = usable_peer(peer, "ucp_tag_send_nbx");
+  LocalRegion* r = p ? local_range(region, offset, length, "ucp_tag_send_nbx") : nullptr;
+  if (r == nullptr) return Status::failed;
+  if (p->sends >= opts_.send_depth) return Status::busy;
+  OpSlot& s = start_op(*p, Op::send, wr_id, length, signaled);
+  ucp_request_param_t prm = send_param(s, r->memh.get());
+  return after_post(
+      *p, s,
+      ucp_tag_send_nbx(p->ep.get(), r->base + offset, length, make_tag(kDataKind, rank_), &prm),
+      "ucp_tag_send_nbx");
+}
+
+Status UcxTransport::post_recv(int peer, RegionId region, size_t offset, size_t length,
+                               uint64_t wr_id) noexcept {
+  Peer* p = usable_peer(peer, "ucp_tag_recv_nbx");
+  LocalRegion* r = p ? local_range(region, offset, length, "ucp_tag_recv_nbx") : nullptr;
+  if (r == nullptr) return Status::failed;
+  if (p->recvs >= opts_.recv_depth) return Status::busy;
+  OpSlot& s = start_op(*p, Op::recv, wr_id, length, true);
+  ucp_request_param_t prm;
+  // UCX 1.13 does not fill recv_info on immediate completion, so the arrived length would be
+  // lost; NO_IMM_CMPL makes it call on_recv_done (with the length) inside this call instead.
+  prm.op_attr_mask = kSendAttrs | UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+  prm.cb.recv = &UcxTransport::on_recv_done;
+  prm.user_data = &s;
+  prm.memh = r->memh.get();
+  ucs_status_ptr_t req = ucp_tag_recv_nbx(worker_.get(), r->base + offset, length,
+                                          make_tag(kDataKind, peer), kTagFull, &prm);
+  return after_post(*p, s, req, "ucp_tag_recv_nbx");
+}
+
+Status UcxTransport::post_write(int peer, RegionId region, size_t offset, size_t length,
+                                size_t remote_offset, uint64_t wr_id, bool signaled) noexcept {
+  Peer* p = usable_peer(peer, "ucp_put_nbx");
+  LocalRegion* r = p ? local_range(region, offset, length, "ucp_put_nbx") : nullptr;
+  RemoteRegion* rr = r ? remote_range(*p, region, remote_offset, length, "ucp_put_nbx") : nullptr;
+  if (rr == nullptr) return Status::failed;
+  if (p->sends >= opts_.send_depth) return Status::busy;
+  OpSlot& s = start_op(*p, Op::write, wr_id, length, signaled);
+  const uint64_t raddr = rr->addr + remote_offset;
+  if (!signaled) {
+    ucp_request_param_t prm = send_param(s, r->memh.get());
+    return after_post(
+        *p, s, ucp_put_nbx(p->ep.get(), r->base + offset, length, raddr, rr->rkey.get(), &prm),
+        "ucp_put_nbx");
+  }
+  // Signaled: complete when the data is at the target. The put's own request is released
+  // at once (UCX frees it when done); the flush after it carries the completion.
+  ucp_request_param_t put{};
+  put.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
+  put.memh = r->memh.get();
+  ucs_status_ptr_t req =
+      ucp_put_nbx(p->ep.get(), r->base + offset, length, raddr, rr->rkey.get(), &put);
+  if (UCS_PTR_IS_ERR(req)) return after_post(*p, s, req, "ucp_put_nbx");
+  if (req != nullptr) ucp_request_free(req);
+  ucp_request_param_t flush;
+  flush.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  flush.cb.send = &UcxTransport::on_send_done;
+  flush.user_data = &s;
+  return after_post(*p, s, ucp_ep_flush_nbx(p->ep.get(), &flush), "ucp_ep_flush_nbx");
+}
+
+Status UcxTransport::post_read(int peer, RegionId region, size_t offset, size_t length,
+                               size_t remote_offset, uint64_t wr_id, bool signaled) noexcept {
+  Peer* p = usable_peer(peer, "ucp_get_nbx");
+  LocalRegion* r = p ? local_range(region, offset, length, "ucp_get_nbx") : nullptr;
+  RemoteRegion* rr = r ? remote_range(*p, region, remote_offset, length, "ucp_get_nbx") : nullptr;
+  if (rr == nullptr) return Status::failed;
+  if (p->sends >= opts_.send_depth) return Status::busy;
+  OpSlot& s = start_op(*p, Op::read, wr_id, length, signaled);
+  ucp_request_param_t prm = send_param(s, r->memh.get());
+  return after_post(*p, s,
+                    ucp_get_nbx(p->ep.get(), r->base + offset, length, rr->addr + remote_offset,
+                                rr->rkey.get(), &prm),
+                    "ucp_get_nbx");
+}
+
+// ---- progress ----
+
+int UcxTransport::poll(std::span<Completion> out) noexcept {
+  if (!worker_) return 0;
+  ucp_worker_progress(worker_.get());
+  int n = 0;
+  while (static_cast<size_t>(n) < out.size() && !ring_.empty()) {
+    Completion c = ring_.pop();
+    release_credit(peers_[c.peer], c.op);
+    out[n++] = c;
+  }
+  if (n == 0 && fatal_) return -1;
+  return n;
+}
+
+}  // namespace dlcnet::ucx

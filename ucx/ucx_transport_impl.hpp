@@ -1,0 +1,124 @@
+// UcxTransport's state, shared by its set-up (ucx_transport_setup.cpp, ucx_transport_connect.cpp)
+// and datapath (ucx_transport_datapath.cpp) files. Internal to ucx/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <ucp/api/ucp.h>
+#include <nlohmann/json.hpp>
+
+#include "core/transport.hpp"
+#include "ucx/ucx_handles.hpp"
+#include "ucx/ucx_lanes.hpp"
+#include "ucx/ucx_op_slots.hpp"
+#include "ucx/ucx_settings.hpp"
+
+namespace dlcnet::ucx {
+
+// Tag layout: kind in the top byte, sender rank in the low 32 bits; receives match the full
+// tag, so a message is only ever taken by a receive posted for its sender and kind.
+inline constexpr ucp_tag_t kTagFull = ~ucp_tag_t{0};
+inline constexpr ucp_tag_t kDataKind = ucp_tag_t{0x01} << 56;
+inline constexpr ucp_tag_t kHelloKind = ucp_tag_t{0x02} << 56;
+inline ucp_tag_t make_tag(ucp_tag_t kind, int sender) noexcept {
+  return kind | static_cast<uint32_t>(sender);
+}
+
+struct LocalRegion {
+  uint8_t* base = nullptr;
+  size_t length = 0;
+  MemHandle memh;
+  Bytes packed_rkey;
+};
+
+struct RemoteRegion {
+  uint64_t addr = 0;
+  uint64_t length = 0;
+  RemoteKey rkey;
+};
+
+struct Peer {
+  // Creation order: the endpoint before the keys unpacked with it (destroyed in reverse).
+  Endpoint ep;
+  std::vector<RemoteRegion> regions;
+  UcxTransport* owner = nullptr;  // for the endpoint error callback
+  int rank = -1;
+  bool connected = false;
+  bool failed = false;
+  ucp_err_handling_mode_t err_mode = UCP_ERR_HANDLING_MODE_NONE;
+  uint32_t sends = 0;  // credits in use: send, write, read (limit send_depth)
+  uint32_t recvs = 0;  // credits in use: recv (limit recv_depth)
+  EndpointInfo info;
+};
+
+class UcxTransport final : public Transport {
+ public:
+  explicit UcxTransport(const TransportOptions& opts);
+  ~UcxTransport() override;
+  UcxTransport(const UcxTransport&) = delete;
+  UcxTransport& operator=(const UcxTransport&) = delete;
+
+  const char* name() const noexcept override { return "ucx"; }
+  nlohmann::json describe() const override;
+  uint64_t max_message_size() const noexcept override;
+
+  RegionId register_memory(void* addr, size_t length) override;
+  void connect(Bootstrap& boot, std::span<const int> peers) override;
+
+  Status post_send(int peer, RegionId region, size_t offset, size_t length, uint64_t wr_id,
+                   bool signaled) noexcept override;
+  Status post_recv(int peer, RegionId region, size_t offset, size_t length,
+                   uint64_t wr_id) noexcept override;
+  Status post_write(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
+                    uint64_t wr_id, bool signaled) noexcept override;
+  Status post_read(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
+                   uint64_t wr_id, bool signaled) noexcept override;
+  int poll(std::span<Completion> out) noexcept override;
+  const std::string& last_error() const noexcept override { return last_error_; }
+
+  // UCX callbacks (user_data / arg point at an OpSlot or a Peer).
+  static void on_send_done(void* request, ucs_status_t status, void* user_data) noexcept;
+  static void on_recv_done(void* request, ucs_status_t status, const ucp_tag_recv_info_t* info,
+                           void* user_data) noexcept;
+  static void on_peer_error(void* arg, ucp_ep_h ep, ucs_status_t status) noexcept;
+
+ private:
+  // connect() steps (ucx_transport_connect.cpp).
+  void check_peer_list(std::span<const int> peers) const;
+  void create_endpoint(Peer& p, const Bytes& address);
+  void handshake(std::span<const int> peers);
+
+  // Datapath helpers (ucx_transport_datapath.cpp).
+  Peer* usable_peer(int peer, const char* call) noexcept;
+  LocalRegion* local_range(RegionId region, size_t offset, size_t length,
+                           const char* call) noexcept;
+  RemoteRegion* remote_range(Peer& p, RegionId region, size_t offset, size_t length,
+                             const char* call) noexcept;
+  OpSlot& start_op(Peer& p, Op op, uint64_t wr_id, uint64_t bytes, bool signaled) noexcept;
+  Status after_post(Peer& p, OpSlot& s, ucs_status_ptr_t request, const char* call) noexcept;
+  void finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept;
+  void release_credit(Peer& p, Op op) noexcept;
+  void set_error(const char* call, int peer, const char* what) noexcept;
+  void shutdown() noexcept;
+
+  // Members in creation order.
+  TransportOptions opts_;
+  Selection selection_;
+  bool retry_count_set_ = false;
+  Context context_;
+  Worker worker_;
+  std::vector<LocalRegion> regions_;
+  std::vector<Peer> peers_;  // indexed by rank; sized once in connect() (callbacks point in)
+  OpSlots slots_;
+  CompletionRing ring_;
+  std::vector<uint64_t> hello_in_;  // handshake buffers (see handshake())
+  uint64_t hello_out_ = 0;
+  std::string last_error_;
+  int rank_ = -1;
+  bool connected_ = false;
+  bool fatal_ = false;
+};
+
+}  // namespace dlcnet::ucx

@@ -1,0 +1,128 @@
+// UcxTransport: context and worker creation, memory registration, description, shutdown.
+#include <chrono>
+#include <cstdint>
+#include <limits>
+
+#include "core/error.hpp"
+#include "ucx/ucx_error.hpp"
+#include "ucx/ucx_transport.hpp"
+#include "ucx/ucx_transport_impl.hpp"
+
+namespace dlcnet {
+
+std::unique_ptr<Transport> make_ucx_transport(const TransportOptions& opts) {
+  return std::make_unique<ucx::UcxTransport>(opts);
+}
+
+namespace ucx {
+namespace {
+
+std::string settings_text(const Selection& s) {
+  return "UCX_TLS=" + s.tls + ", UCX_NET_DEVICES=" + s.net_devices;
+}
+
+const char* mode_name(ucp_err_handling_mode_t m) {
+  return m == UCP_ERR_HANDLING_MODE_PEER ? "peer" : "none";
+}
+
+}  // namespace
+
+UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
+  if (opts_.send_depth == 0 || opts_.recv_depth == 0)
+    throw Error("ucx: send_depth and recv_depth must be at least 1");
+  Config config = read_config();
+  apply_options(config.get(), opts_);
+  selection_ = effective_selection(config.get());
+  retry_count_set_ = apply_finite_rc_retry(config.get(), selection_);
+
+  ucp_params_t p{};
+  p.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
+  p.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA;
+  p.mt_workers_shared = 0;  // one worker, driven by one thread: no locks on the datapath
+  context_ = init_context(p, config, settings_text(selection_));
+
+  ucp_worker_params_t wp{};
+  wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  wp.thread_mode = UCS_THREAD_MODE_SINGLE;
+  worker_ = create_worker(context_.get(), wp);
+}
+
+UcxTransport::~UcxTransport() {
+  shutdown();
+}
+
+void UcxTransport::shutdown() noexcept {
+  if (!worker_) return;
+  ucp_worker_h w = worker_.get();
+  // Receives nobody will match any more: cancel them so the worker holds no user requests.
+  for (OpSlot& s : slots_.all())
+    if (s.in_use && s.request != nullptr && s.op == Op::recv) ucp_request_cancel(w, s.request);
+  // Remote keys before the endpoints that unpacked them.
+  for (Peer& p : peers_) p.regions.clear();
+  // Close every endpoint at once, so peers tearing down together wait for each other once.
+  std::vector<ucs_status_ptr_t> closing;
+  for (Peer& p : peers_) {
+    bool force = p.failed && p.err_mode == UCP_ERR_HANDLING_MODE_PEER;
+    ucs_status_ptr_t r = p.ep.start_close(force ? UCP_EP_CLOSE_FLAG_FORCE : 0);
+    if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.push_back(r);
+  }
+  auto deadline = std::chrono::steady_clock::now() + Endpoint::kCloseLimit;
+  for (ucs_status_ptr_t r : closing) {
+    while (ucp_request_check_status(r) == UCS_INPROGRESS &&
+           std::chrono::steady_clock::now() < deadline)
+      ucp_worker_progress(w);
+    ucp_request_free(r);
+  }
+  ucp_worker_progress(w);  // deliver the cancellations' callbacks while slots_ still exists
+  // The worker goes before slots_ and ring_: nothing may call back into them afterwards.
+  peers_.clear();
+  regions_.clear();
+  worker_.reset();
+  context_.reset();
+}
+
+RegionId UcxTransport::register_memory(void* addr, size_t length) {
+  if (connected_)
+    throw Error(
+        "ucx: register_memory() after connect(): register every region first, remote "
+        "keys are exchanged in connect()");
+  if (addr == nullptr || length == 0)
+    throw Error("ucx: register_memory(address=" + hex(addr) + ", length=" + std::to_string(length) +
+                "): empty region");
+  LocalRegion r;
+  r.base = static_cast<uint8_t*>(addr);
+  r.length = length;
+  r.memh = map_memory(context_.get(), addr, length);
+  r.packed_rkey = pack_rkey(context_.get(), r.memh.get());
+  regions_.push_back(std::move(r));
+  return static_cast<RegionId>(regions_.size() - 1);
+}
+
+uint64_t UcxTransport::max_message_size() const noexcept {
+  return std::numeric_limits<size_t>::max();
+}
+
+nlohmann::json UcxTransport::describe() const {
+  nlohmann::json endpoints = nlohmann::json::array();
+  for (const Peer& p : peers_) {
+    if (!p.connected) continue;
+    nlohmann::json e = to_json(p.info);
+    e["peer"] = p.rank;
+    e["error_handling"] = mode_name(p.err_mode);
+    endpoints.push_back(std::move(e));
+  }
+  return {
+      {"transport", "ucx"},
+      {"ucx_version", ucp_get_version_string()},
+      {"requested", {{"UCX_TLS", opts_.ucx_tls}, {"UCX_NET_DEVICES", opts_.device}}},
+      {"effective", {{"UCX_TLS", selection_.tls}, {"UCX_NET_DEVICES", selection_.net_devices}}},
+      {"rc_retry_count", retry_count_set_ ? kFiniteRcRetryCount : "UCX default or environment"},
+      {"write_completion", "remote (put + endpoint flush) when signaled"},
+      {"max_message_size", max_message_size()},
+      {"rank", rank_},
+      {"endpoints", endpoints},
+  };
+}
+
+}  // namespace ucx
+}  // namespace dlcnet
