@@ -1,0 +1,117 @@
+#!/bin/bash
+# Stage 2 of the Soft-RoCE test guest: runs inside the guest, chrooted into the host's
+# root (over 9p), as root, with the host's own bash and tools.  scripts/rdma-run.sh
+# copies this file into each guest's run directory; the initramfs /init runs it as
+#   bash <run dir>/stage2.sh <run dir>
+#
+# It sets up the network and rxe0, waits for the peer guest (two-guest mode), then runs
+# the command with a clean environment, its stdout/stderr going to <run dir>/stdout and
+# <run dir>/stderr (read live by the host) and its exit status to <run dir>/status.
+# Its own messages go to the serial console (<run dir>/console.log on the host), never
+# into the command's output.
+#
+# Exit status: the command's status, or 125 when the guest could not be set up (the
+# reason is also written to <run dir>/setup-fail).
+set -uo pipefail   # no -e: every failure here must end in a written status
+
+run="$1"
+# shellcheck source=/dev/null
+. "$run/params.sh"   # RUN_MODE GUEST_INDEX GUEST_COUNT GUEST_ADDR PEER_ADDR NETEM SYNC_DIR HELPERS
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root
+
+say() { echo "rdma-guest[$GUEST_INDEX]: $*"; }
+setup_fail() {
+  say "SETUP FAILED: $*"
+  echo "$*" >"$run/setup-fail"
+  # Tell the other guest not to wait for this one at the barrier.
+  [ "$GUEST_COUNT" -gt 1 ] && touch "$SYNC_DIR/abort"
+  exit 125
+}
+# Runs a setup step; on failure records the step and its output.
+step() {
+  local out
+  if ! out="$("$@" 2>&1)"; then
+    setup_fail "'$*' failed: $out"
+  fi
+}
+
+hostname "rdma-guest$GUEST_INDEX" 2>/dev/null
+step ip link set lo up
+
+if [ "$RUN_MODE" = single ]; then
+  # rxe cannot sit on lo, and two rxe devices on one veth pair in one namespace route
+  # through lo; one rxe on one end of a veth pair works, and processes on rxe0 reach
+  # each other through rxe's internal loopback.
+  step ip link add veth0 type veth peer name veth1
+  step ip addr add "$GUEST_ADDR/24" dev veth0
+  step ip link set veth0 up
+  step ip link set veth1 up
+  netdev=veth0
+else
+  netdev=eth0
+  [ -d /sys/class/net/eth0 ] || setup_fail "no eth0 in the guest (virtio-net missing?)"
+  step ip addr add "$GUEST_ADDR/24" dev eth0
+  step ip link set eth0 up
+  if [ -n "$NETEM" ]; then
+    # shellcheck disable=SC2086  # NETEM is a list of tc arguments
+    step tc qdisc add dev eth0 root netem $NETEM
+  fi
+fi
+
+step rdma link add rxe0 type rxe netdev "$netdev"
+
+# rxe fills in its GID table asynchronously; wait for the IPv4 RoCE v2 GID and an
+# ACTIVE port so the command never sees a half-made device.
+gid=""
+for _ in $(seq 1 100); do
+  state=""
+  read -r state </sys/class/infiniband/rxe0/ports/1/state 2>/dev/null
+  if [[ "$state" == *ACTIVE* ]] && gid="$("$HELPERS/gid-index.sh" rxe0 1 "$GUEST_ADDR" 2>/dev/null)"; then
+    break
+  fi
+  gid=""
+  sleep 0.1
+done
+[ -n "$gid" ] || setup_fail "rxe0 did not become ACTIVE with a RoCE v2 IPv4 GID (state: ${state:-none})"
+[ -e /dev/infiniband/uverbs0 ] || setup_fail "/dev/infiniband/uverbs0 missing (ib_uverbs not loaded?)"
+say "rxe0 on $netdev, $GUEST_ADDR, RoCE v2 GID index $gid"
+
+if [ "$GUEST_COUNT" -gt 1 ]; then
+  # Barrier: start the commands only when every guest has its rxe0, so a server in one
+  # guest and a client in the other start within a second of each other.  The files
+  # live on the shared 9p root, which both guests see without caching.
+  touch "$SYNC_DIR/ready.$GUEST_INDEX"
+  waited=0
+  while :; do
+    n=0
+    for ((i = 0; i < GUEST_COUNT; i++)); do [ -e "$SYNC_DIR/ready.$i" ] && n=$((n + 1)); done
+    [ "$n" -eq "$GUEST_COUNT" ] && break
+    [ -e "$SYNC_DIR/abort" ] && setup_fail "another guest failed to set up"
+    sleep 0.2
+    waited=$((waited + 1))
+    [ "$waited" -lt 1500 ] || setup_fail "peer guests not ready after 300 s"
+  done
+  # Resolve the peer's MAC before the command starts (best effort; busybox has ping
+  # even where iputils is not installed).
+  for _ in $(seq 1 20); do
+    if command -v ping >/dev/null 2>&1; then ping -c1 -W1 "$PEER_ADDR" >/dev/null 2>&1 && break
+    else busybox ping -c1 -W1 "$PEER_ADDR" >/dev/null 2>&1 && break; fi
+  done
+fi
+
+# The command's process: clean environment (env.sh), unlimited locked memory (verbs
+# registrations pin pages), the caller's directory, no stdin.
+env -i DLCNET_GID_INDEX="$gid" /bin/bash -c '
+  set -u
+  run="$1"
+  . "$run/env.sh"
+  . "$run/cmd.sh"     # CMD_CWD and the cmd array
+  ulimit -l unlimited
+  cd "$CMD_CWD" || { echo "rdma-run: cannot cd to $CMD_CWD in the guest" >&2; exit 125; }
+  exec "${cmd[@]}"
+' rdma-run "$run" >>"$run/stdout" 2>>"$run/stderr" </dev/null
+rc=$?
+echo "$rc" >"$run/status"
+say "command exited with status $rc"
+exit "$rc"

@@ -1,0 +1,351 @@
+#!/usr/bin/env bash
+# rdma-run.sh: run a command where an RDMA device exists.
+#
+# The build machine's kernel has no RDMA support, so unless the host already has an
+# RDMA device this boots a QEMU guest (software emulation) with Debian's 6.1 kernel,
+# chroots it into the host's own root over virtio-9p, creates a Soft-RoCE device rxe0
+# and runs the command there, in the caller's directory, with the host's binaries.
+# The command's stdout/stderr stream to ours and its exit status becomes ours.
+# See docs in /work/shared/docs/softroce-on-this-machine.md for what was verified.
+#
+# Two-guest mode boots two guests joined by a virtual wire (QEMU -netdev dgram over
+# unix sockets) for real host-to-host RoCE v2, optionally through netem.
+#
+# Files: scripts/guest/prepare.sh (kernel fetch + initramfs build, cached),
+#        scripts/guest/init.sh (initramfs /init), scripts/guest/stage2.sh (in-guest
+#        setup and command runner), scripts/guest/gid-index.sh (RoCE v2 GID index).
+set -euo pipefail
+
+prog="rdma-run"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+guest_dir="$here/guest"
+
+usage() {
+  cat <<'EOF'
+usage: rdma-run.sh [OPTIONS] -- CMD [ARGS...]
+       rdma-run.sh --guests 2 [OPTIONS] -- 'SHELL CMD FOR GUEST 0' 'SHELL CMD FOR GUEST 1'
+
+Runs CMD where an RDMA device exists and exits with CMD's status.  If the host has
+an RDMA device, CMD runs directly; otherwise in a QEMU guest with Soft-RoCE (rxe0).
+
+Options:
+  --timeout SECONDS  bound on the whole run incl. guest boot (default 900); on expiry
+                     the guest is killed and the exit status is 124
+  --mem MB           guest memory (default 2048 for one guest, 1536 each for two)
+  --smp N            guest CPUs (default 2)
+  --guests N         1 (default) or 2; with 2, one shell command per guest (bash -c)
+  --netem 'ARGS'     two-guest mode: `tc qdisc add dev eth0 root netem ARGS` in both
+                     guests, e.g. --netem 'delay 1ms loss 1%'
+  --env NAME[=VAL]   pass variable NAME (from our environment, or set to VAL) into the
+                     guest; may be repeated.  CI, DLCNET_*, UCX_*, OMPI_* always pass.
+  --force-guest      use a guest even if the host has an RDMA device
+  --keep             keep the per-run directory (console logs etc.) and print its path
+  -v, --verbose      progress and timing messages on stderr
+  -h, --help         this text
+
+In the guest CMD sees: DLCNET_RDMA_DEVICE=rxe0, DLCNET_GUEST_ADDR, DLCNET_PEER_ADDR
+(one guest: its own address 198.18.0.1; two guests: 198.18.1.1 <-> 198.18.1.2),
+DLCNET_GUEST_INDEX, DLCNET_GUEST_COUNT, DLCNET_GID_INDEX (the RoCE v2 IPv4 GID index,
+for `ib_*_lat -x`), HOME=/root, a PATH, `ulimit -l unlimited`, and no stdin.
+Exit status: CMD's; 124 on timeout; 125 when the guest could not be booted or set up;
+2 for bad arguments.  In two-guest mode: 0 only if both commands returned 0.
+Environment: DLCNET_GUEST_CACHE (kernel/initramfs cache, default <repo>/build/guest-cache).
+EOF
+}
+bad_usage() { echo "$prog: $*" >&2; echo "(try: rdma-run.sh --help)" >&2; exit 2; }
+verbose=0
+note() { [ "$verbose" -eq 0 ] || echo "$prog: $*" >&2; }
+
+is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
+
+# ---- arguments --------------------------------------------------------------------
+timeout_s=900
+mem=""
+smp=2
+guests=1
+netem=""
+force_guest=0
+keep=0
+extra_env=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --timeout|--mem|--smp|--guests|--netem|--env)
+      [ $# -ge 2 ] || bad_usage "$1 needs a value"
+      opt="$1"; val="$2"; shift 2
+      case "$opt" in
+        --timeout) is_uint "$val" && [ "$val" -gt 0 ] || bad_usage "--timeout wants seconds > 0, got '$val'"; timeout_s="$val" ;;
+        --mem)     is_uint "$val" && [ "$val" -ge 256 ] || bad_usage "--mem wants MB >= 256, got '$val'"; mem="$val" ;;
+        --smp)     is_uint "$val" && [ "$val" -ge 1 ] || bad_usage "--smp wants a CPU count, got '$val'"; smp="$val" ;;
+        --guests)  [ "$val" = 1 ] || [ "$val" = 2 ] || bad_usage "--guests must be 1 or 2, got '$val'"; guests="$val" ;;
+        --netem)   [ -n "$val" ] || bad_usage "--netem needs tc netem arguments"; netem="$val" ;;
+        --env)     [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_]*(=.*)?$ ]] || bad_usage "--env wants NAME or NAME=VALUE, got '$val'"
+                   extra_env+=("$val") ;;
+      esac ;;
+    --timeout=*|--mem=*|--smp=*|--guests=*|--netem=*|--env=*)
+      # Accept --opt=value too by splitting it.
+      set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+    --force-guest) force_guest=1; shift ;;
+    --keep) keep=1; shift ;;
+    -v|--verbose) verbose=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; break ;;
+    -*) bad_usage "unknown option '$1'" ;;
+    *) break ;;
+  esac
+done
+[ $# -gt 0 ] || bad_usage "no command given"
+if [ "$guests" -eq 2 ]; then
+  [ $# -eq 2 ] || bad_usage "--guests 2 wants exactly two shell commands (one per guest), got $#"
+else
+  [ -z "$netem" ] || bad_usage "--netem needs --guests 2 (traffic inside one rxe device never reaches the netdev's qdisc)"
+fi
+args=("$@")
+[ -n "$mem" ] || { [ "$guests" -eq 2 ] && mem=1536 || mem=2048; }
+
+# ---- host with an RDMA device: no guest -----------------------------------------------
+host_rdma_device() {
+  local d
+  for d in /sys/class/infiniband/*; do
+    [ -e "$d" ] && { basename "$d"; return 0; }
+  done
+  if command -v ibv_devices >/dev/null 2>&1; then
+    # ibv_devices prints a two-line header, then one line per device.
+    d="$(ibv_devices 2>/dev/null | awk 'NR > 2 && NF >= 1 { print $1; exit }')"
+    [ -n "$d" ] && { echo "$d"; return 0; }
+  fi
+  return 1
+}
+
+if [ "$guests" -eq 1 ] && [ "$force_guest" -eq 0 ] && dev="$(host_rdma_device)"; then
+  note "host has RDMA device $dev; running directly"
+  export DLCNET_RDMA_DEVICE="${DLCNET_RDMA_DEVICE:-$dev}"
+  for e in "${extra_env[@]}"; do [[ "$e" == *=* ]] && export "${e?}"; done
+  ulimit -l unlimited 2>/dev/null || note "could not raise the memlock limit"
+  set +e
+  timeout -k 10 "$timeout_s" "${args[@]}" </dev/null
+  rc=$?
+  set -e
+  if [ "$rc" -eq 124 ]; then
+    echo "$prog: timed out after $timeout_s s running: ${args[*]}" >&2
+  fi
+  exit "$rc"
+fi
+
+# ---- guest: prerequisites, kernel and initramfs ---------------------------------------
+command -v qemu-system-x86_64 >/dev/null 2>&1 \
+  || { echo "$prog: qemu-system-x86_64 not found; run scripts/install-deps.sh" >&2; exit 125; }
+t_start=$SECONDS
+kernel=""; initrd=""
+prep_out="$("$guest_dir/prepare.sh")" || { echo "$prog: preparing the guest kernel/initramfs failed" >&2; exit 125; }
+while IFS='=' read -r k v; do
+  case "$k" in KERNEL) kernel="$v" ;; INITRD) initrd="$v" ;; esac
+done <<<"$prep_out"
+[ -f "$kernel" ] && [ -f "$initrd" ] || { echo "$prog: prepare.sh gave no kernel/initrd" >&2; exit 125; }
+note "kernel $kernel, initramfs $initrd ($((SECONDS - t_start)) s)"
+
+# ---- per-run directory -------------------------------------------------------------------
+# It must be visible in the guest at the same path (it is: the whole host root is
+# shared), its path must not contain blanks (it travels on the kernel command line)
+# and unix socket paths inside it must stay under 108 bytes.
+base="${TMPDIR:-/tmp}"
+if [[ "$base" =~ [[:space:]] ]] || [ "${#base}" -gt 60 ] || [ ! -d "$base" ]; then base=/tmp; fi
+run="$(mktemp -d "$base/rdma-run.XXXXXX")"
+chmod 755 "$run"
+
+qemu_pids=()
+tail_pids=()
+cleanup() {
+  local p
+  for p in "${qemu_pids[@]}" "${tail_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  if [ "$keep" -eq 1 ]; then
+    echo "$prog: run directory kept: $run" >&2
+  else
+    rm -rf "$run"
+  fi
+}
+trap cleanup EXIT
+trap 'echo "$prog: interrupted" >&2; exit 130' INT
+trap 'echo "$prog: terminated" >&2; exit 143' TERM
+
+# Environment for the command: a clean, sane base plus the pass-through variables.
+write_env() {  # write_env FILE INDEX ADDR PEER
+  local f="$1" i="$2" addr="$3" peer="$4" name e
+  {
+    printf 'export PATH=%q\n' "${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    printf 'export HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb LANG=C.UTF-8\n'
+    for name in $(compgen -e); do
+      case "$name" in
+        CI|DLCNET_*|UCX_*|OMPI_*) printf 'export %s=%q\n' "$name" "${!name}" ;;
+      esac
+    done
+    for e in "${extra_env[@]}"; do
+      if [[ "$e" == *=* ]]; then
+        printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"
+      elif [ -n "${!e+set}" ]; then
+        printf 'export %s=%q\n' "$e" "${!e}"
+      fi
+    done
+    # Set last: they describe this guest and win over any caller's values.
+    printf 'export DLCNET_RDMA_DEVICE=rxe0 DLCNET_IN_GUEST=1\n'
+    printf 'export DLCNET_GUEST_INDEX=%s DLCNET_GUEST_COUNT=%s\n' "$i" "$guests"
+    printf 'export DLCNET_GUEST_ADDR=%q DLCNET_PEER_ADDR=%q\n' "$addr" "$peer"
+  } >"$f"
+}
+
+if [ "$guests" -eq 1 ]; then
+  addrs=(198.18.0.1)
+  peers=(198.18.0.1)   # one guest: the "peer" is rxe0 itself (rxe loops back)
+else
+  addrs=(198.18.1.1 198.18.1.2)
+  peers=(198.18.1.2 198.18.1.1)
+fi
+
+for ((i = 0; i < guests; i++)); do
+  g="$run/g$i"
+  mkdir -p "$g"
+  cp "$guest_dir/stage2.sh" "$g/stage2.sh"
+  {
+    printf 'RUN_MODE=%q\n' "$([ "$guests" -eq 1 ] && echo single || echo multi)"
+    printf 'GUEST_INDEX=%q GUEST_COUNT=%q\n' "$i" "$guests"
+    printf 'GUEST_ADDR=%q PEER_ADDR=%q\n' "${addrs[$i]}" "${peers[$i]}"
+    printf 'NETEM=%q SYNC_DIR=%q HELPERS=%q\n' "$netem" "$run" "$guest_dir"
+  } >"$g/params.sh"
+  write_env "$g/env.sh" "$i" "${addrs[$i]}" "${peers[$i]}"
+  {
+    printf 'CMD_CWD=%q\n' "$PWD"
+    if [ "$guests" -eq 1 ]; then
+      printf 'cmd=('; printf ' %q' "${args[@]}"; printf ' )\n'
+    else
+      printf 'cmd=(/bin/bash -c %q g%s)\n' "${args[$i]}" "$i"
+    fi
+  } >"$g/cmd.sh"
+  : >"$g/stdout"; : >"$g/stderr"; : >"$g/console.log"
+done
+
+# ---- boot -------------------------------------------------------------------------------
+t_boot=$SECONDS
+for ((i = 0; i < guests; i++)); do
+  g="$run/g$i"
+  qargs=(
+    -machine pc,accel=tcg -cpu max -m "$mem" -smp "$smp"   # TCG: KVM hangs on this host
+    -nodefaults -no-user-config -display none -monitor none
+    -serial "file:$g/console.log"                            # kernel noise -> file
+    -no-reboot                                               # panic/poweroff -> qemu exits
+    -kernel "$kernel" -initrd "$initrd"
+    -append "console=ttyS0 quiet loglevel=4 panic=-1 dlcnet.run=$g"
+    -fsdev "local,id=hostroot,path=/,security_model=none,multidevs=remap"
+    -device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
+  )
+  if [ "$guests" -eq 2 ]; then
+    # The wire: each guest sends to the other's socket (crossed paths).
+    qargs+=(
+      -netdev "dgram,id=wire,local.type=unix,local.path=$run/g$i.sock,remote.type=unix,remote.path=$run/g$((1 - i)).sock"
+      -device "virtio-net-pci,netdev=wire,mac=52:54:00:d1:c0:0$((i + 1))"
+    )
+  fi
+  qemu-system-x86_64 "${qargs[@]}" </dev/null >"$g/qemu.log" 2>&1 &
+  qemu_pids+=($!)
+done
+
+# Stream each guest's output while it runs.  `tail --pid` ends after the final read
+# once the guest's QEMU has exited.  Two guests: every line gets a [gN] prefix.
+for ((i = 0; i < guests; i++)); do
+  g="$run/g$i"
+  if [ "$guests" -eq 1 ]; then
+    tail -q -s 0.2 -n +1 -f --pid="${qemu_pids[$i]}" "$g/stdout" &
+    tail_pids+=($!)
+    tail -q -s 0.2 -n +1 -f --pid="${qemu_pids[$i]}" "$g/stderr" >&2 &
+    tail_pids+=($!)
+  else
+    tail -q -s 0.2 -n +1 -f --pid="${qemu_pids[$i]}" "$g/stdout" | sed -u "s/^/[g$i] /" &
+    tail_pids+=($!)
+    tail -q -s 0.2 -n +1 -f --pid="${qemu_pids[$i]}" "$g/stderr" | sed -u "s/^/[g$i] /" >&2 &
+    tail_pids+=($!)
+  fi
+done
+
+console_tail() {  # console_tail INDEX
+  local g="$run/g$1"
+  echo "$prog: --- last lines of guest $1's console ($g/console.log) ---" >&2
+  tr -d '\r' <"$g/console.log" | tail -n 25 | sed 's/^/  | /' >&2
+  if [ -s "$g/qemu.log" ]; then
+    echo "$prog: --- qemu messages ---" >&2
+    tail -n 10 "$g/qemu.log" | sed 's/^/  | /' >&2
+  fi
+}
+
+describe_cmd() {
+  if [ "$guests" -eq 1 ]; then echo "${args[*]}"; else printf "g0: %s; g1: %s" "${args[0]}" "${args[1]}"; fi
+}
+
+# ---- wait, with the timeout ------------------------------------------------------------------
+deadline=$((t_start + timeout_s))
+reported=()
+timed_out=0
+while :; do
+  alive=0
+  for ((i = 0; i < guests; i++)); do
+    if kill -0 "${qemu_pids[$i]}" 2>/dev/null; then
+      alive=$((alive + 1))
+    elif [ -z "${reported[$i]:-}" ]; then
+      reported[$i]=1
+      note "guest $i finished after $((SECONDS - t_boot)) s"
+      # A guest that died before stage 2 must not leave its peer at the barrier.
+      [ -e "$run/g$i/status" ] || [ "$guests" -eq 1 ] || touch "$run/abort"
+    fi
+  done
+  [ "$alive" -gt 0 ] || break
+  if [ "$SECONDS" -ge "$deadline" ]; then timed_out=1; break; fi
+  sleep 0.2
+done
+
+if [ "$timed_out" -eq 1 ]; then
+  for p in "${qemu_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  sleep 1
+  for p in "${qemu_pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  wait "${tail_pids[@]}" 2>/dev/null || true
+  echo "$prog: guest timed out after $timeout_s s running: $(describe_cmd)" >&2
+  for ((i = 0; i < guests; i++)); do
+    [ -e "$run/g$i/status" ] || console_tail "$i"
+  done
+  exit 124
+fi
+wait "${tail_pids[@]}" 2>/dev/null || true
+
+# ---- results ------------------------------------------------------------------------------
+rcs=()
+for ((i = 0; i < guests; i++)); do
+  g="$run/g$i"
+  rc=""
+  if [ -s "$g/status" ]; then
+    rc="$(tr -dc '0-9' <"$g/status")"
+  fi
+  if [ -z "$rc" ]; then
+    # No status file: fall back to the console marker, else explain what went wrong.
+    marker="$(tr -d '\r' <"$g/console.log" | sed -n 's/^DLCNET-GUEST-STATUS \([0-9]*\)$/\1/p' | tail -n1)"
+    if [ -e "$g/setup-fail" ]; then
+      echo "$prog: guest $i could not set up Soft-RoCE: $(cat "$g/setup-fail")" >&2
+      console_tail "$i"; rc=125
+    elif [ -e "$g/guest-fail" ]; then
+      echo "$prog: guest $i failed to boot: $(cat "$g/guest-fail")" >&2
+      console_tail "$i"; rc=125
+    elif [ -n "$marker" ] && [ "$marker" != 125 ]; then
+      rc="$marker"
+    else
+      reason="$(tr -d '\r' <"$g/console.log" | sed -n 's/^DLCNET-GUEST-FAIL //p' | tail -n1)"
+      echo "$prog: guest $i failed to boot${reason:+: $reason} (no exit status came back)" >&2
+      console_tail "$i"; rc=125
+    fi
+  fi
+  rcs+=("$rc")
+done
+note "total $((SECONDS - t_start)) s"
+
+if [ "$guests" -eq 1 ]; then
+  exit "${rcs[0]}"
+fi
+echo "$prog: exit status g0=${rcs[0]} g1=${rcs[1]}" >&2
+for rc in "${rcs[@]}"; do
+  [ "$rc" -eq 0 ] || exit "$rc"
+done
+exit 0
