@@ -1,0 +1,10 @@
+#include "apps/dlc_trace/commands.hpp"
+
+namespace dlcnet::trace::cli {
+
+void add_convert(CLI::App& app, int* exit) {
+  (void)app;
+  (void)exit;
+}
+
+}  // namespace dlcnet::trace::cli

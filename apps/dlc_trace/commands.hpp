@@ -1,0 +1,22 @@
+// The dlc-trace subcommands. Each file adds one subcommand to the CLI and runs it; the work
+// itself is in the dlcnet_trace library (replay/trace_*.hpp).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace dlcnet::trace::cli {
+
+// Exit codes shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRejected = 1;  // the trace has errors
+inline constexpr int kExitWarnings = 2;  // validate: loads, but with warnings
+inline constexpr int kExitFailure = 3;   // the tool could not do its job (I/O, bad option)
+
+// Each adds its subcommand to `app`; when the subcommand runs, its exit code lands in `*exit`.
+void add_validate(CLI::App& app, int* exit);
+void add_stats(CLI::App& app, int* exit);
+void add_synth(CLI::App& app, int* exit);
+void add_convert(CLI::App& app, int* exit);
+void add_bench_load(CLI::App& app, int* exit);
+
+}  // namespace dlcnet::trace::cli

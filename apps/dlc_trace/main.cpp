@@ -1,0 +1,28 @@
+// dlc-trace: read, check, analyse, generate and convert DLC traces. Parses options only.
+#include <iostream>
+
+#include "apps/dlc_trace/commands.hpp"
+#include "core/error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace dlcnet::trace::cli;
+  CLI::App app{
+      "dlc-trace: read, check, analyse, generate and convert deep-learning communication "
+      "traces (SketchDLC captures and dlcnet's native CSV)"};
+  app.require_subcommand(1);
+  int exit = kExitOk;
+  add_validate(app, &exit);
+  add_stats(app, &exit);
+  add_synth(app, &exit);
+  add_convert(app, &exit);
+  add_bench_load(app, &exit);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const dlcnet::Error& e) {
+    std::cerr << "dlc-trace: error: " << e.what() << '\n';
+    return kExitFailure;
+  }
+  return exit;
+}

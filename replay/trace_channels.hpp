@@ -1,0 +1,61 @@
+// Channels of one node: the records it exchanged with one peer about one key. OP_IDs are
+// unique within a channel (key-opnum-peer), so dependencies resolve and messages match through
+// a per-channel index of record numbers sorted by opnum: 4 bytes a record, dropped once the
+// job is built.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "replay/trace_model.hpp"
+
+namespace dlcnet::trace {
+
+struct Channel {
+  uint16_t peer = 0;
+  int32_t key = 0;
+  int8_t offset = -1;  // opnum numbering offset (0 or 2, see numbering_offset); -1 unset
+  uint32_t count = 0;  // records in the channel
+  uint32_t begin = 0;  // first entry in the index
+};
+
+class ChannelTable {
+ public:
+  // Channel id of (peer, key), created on first use.
+  uint32_t get_or_add(uint16_t peer, int32_t key);
+  // kNone when this node never exchanged `key` with `peer`.
+  uint32_t find(uint16_t peer, int32_t key) const noexcept;
+  Channel& operator[](uint32_t id) noexcept { return channels_[id]; }
+  const Channel& operator[](uint32_t id) const noexcept { return channels_[id]; }
+  uint32_t size() const noexcept { return static_cast<uint32_t>(channels_.size()); }
+
+  // Builds the index. While a node is being built, Record::message holds the record's channel
+  // id (kNone for set-up records): no extra array. Within a channel, records keep file order
+  // among equal opnums. Returns the records that repeat an earlier record's opnum.
+  std::vector<uint32_t> build_index(std::span<const Record> records);
+  // Record numbers of channel `id` by ascending opnum.
+  std::span<const uint32_t> records_of(uint32_t id) const noexcept {
+    return {index_.data() + channels_[id].begin, channels_[id].count};
+  }
+  // The record with `opnum` in channel `id` (the first one if repeated), or kNone.
+  uint32_t lookup(uint32_t id, int32_t opnum, std::span<const Record> records) const noexcept;
+  // Frees the index and the table.
+  void release() noexcept;
+  size_t memory_bytes() const noexcept;
+
+ private:
+  static uint64_t pack(uint16_t peer, int32_t key) noexcept {
+    return (static_cast<uint64_t>(peer) << 32) | static_cast<uint32_t>(key);
+  }
+  void grow();
+
+  std::vector<Channel> channels_;
+  std::vector<uint64_t> slot_keys_;  // open addressing, linear probing
+  std::vector<uint32_t> slot_ids_;   // channel id + 1; 0 = empty
+  std::vector<uint32_t> index_;
+  uint64_t last_key_ = ~uint64_t{0};  // consecutive records often share a channel
+  uint32_t last_id_ = kNone;
+};
+
+}  // namespace dlcnet::trace
