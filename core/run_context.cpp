@@ -31,7 +31,7 @@ nlohmann::json make_run_context(const std::string& tool, int argc, const char* c
   nlohmann::json args = nlohmann::json::array();
   for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
   ctx["argv"] = args;
-  ctx["rdma_core_version"] = DLCNET_RDMA_CORE_VERSION;
+  ctx["libibverbs_version"] = DLCNET_RDMA_CORE_VERSION;
   ctx["ucx_version"] = ucp_get_version_string();
   utsname u{};
   if (uname(&u) == 0) ctx["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.machine;

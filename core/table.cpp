@@ -20,7 +20,7 @@ void Table::print(std::ostream& out) const {
   std::vector<size_t> width(columns_.size());
   bool any_unit = false;
   for (size_t c = 0; c < columns_.size(); ++c) {
-    width[c] = std::max(columns_[c].name.size(), columns_[c].unit.size() + 2);
+    width[c] = std::max({min_width_, columns_[c].name.size(), columns_[c].unit.size() + 2});
     any_unit = any_unit || !columns_[c].unit.empty();
     for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
   }

@@ -15,7 +15,9 @@ struct Column {
 
 class Table {
  public:
-  explicit Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
+  // Every column is at least `min_width` wide, so tables printed row by row line up.
+  explicit Table(std::vector<Column> columns, size_t min_width = 0)
+      : columns_(std::move(columns)), min_width_(min_width) {}
   // Throws Error if the row's width differs from the header's.
   void add_row(std::vector<std::string> cells);
   void print(std::ostream& out) const;
@@ -24,6 +26,7 @@ class Table {
  private:
   std::vector<Column> columns_;
   std::vector<std::vector<std::string>> rows_;
+  size_t min_width_ = 0;
 };
 
 // Fixed-point text with `decimals` digits, e.g. fixed(18.2345, 2) == "18.23".

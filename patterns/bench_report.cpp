@@ -7,6 +7,9 @@
 namespace dlcnet {
 namespace {
 
+// Wide enough for 9999999.99 usec or 999.99 Gb/sec, so streamed rows line up.
+constexpr size_t kMinColumnWidth = 10;
+
 // perftest's column names; the units move to their own line.
 const std::vector<Column> kLatColumns = {
     {"#bytes", ""},      {"#iterations", ""},        {"t_min", "usec"},
@@ -40,7 +43,7 @@ std::vector<std::string> cells(const SizeResult& r, BenchKind kind) {
 
 // Column widths fixed up front so rows can stream as sizes finish.
 Table make_table(BenchKind kind, const SizeResult* widest) {
-  Table t(kind == BenchKind::lat ? kLatColumns : kBwColumns);
+  Table t(kind == BenchKind::lat ? kLatColumns : kBwColumns, kMinColumnWidth);
   if (widest) t.add_row(cells(*widest, kind));
   return t;
 }

@@ -1,5 +1,6 @@
 // RDMA read latency, as ib_read_lat: the initiator reads the responder's buffer and waits for
-// each read to complete; the responder takes no part. Latency is the whole round trip.
+// each read to complete; the responder only progresses its transport until the end of run. Latency
+// is the whole round trip.
 #include "core/clock.hpp"
 #include "patterns/pattern.hpp"
 
@@ -11,7 +12,10 @@ class ReadLatency final : public Pattern {
   double latency_factor() const noexcept override { return 1.0; }
 
   void run(PeerSession& s, uint64_t size, const RunPlan& plan, Measurement* out) override {
-    if (!s.initiator()) return;  // the harness's barrier holds the responder
+    if (!s.initiator()) {
+      s.serve_until_done();
+      return;
+    }
     uint64_t i = 0;
     for (int64_t t0 = now_ns(); !plan.done(i, t0); t0 = now_ns(), ++i) {
       s.check(s.transport().post_read(s.peer(), s.region(), s.in_offset(), size, s.out_offset(), i,
@@ -24,6 +28,7 @@ class ReadLatency final : public Pattern {
         out->signaled.push_back(1);
       }
     }
+    s.signal_done();
   }
 };
 

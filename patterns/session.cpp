@@ -12,6 +12,7 @@ namespace {
 constexpr size_t kPage = 4096;
 // How many empty polls between two looks at the clock: keeps now_ns() off the hot path.
 constexpr uint32_t kPollsPerClockCheck = 4096;
+constexpr uint64_t kDoneWrId = ~0ull;
 
 }  // namespace
 
@@ -89,6 +90,24 @@ void PeerSession::top_up_receives(uint32_t depth) {
   while (posted_recvs_ < depth) {
     check(t_.post_recv(peer_, region_, in_offset(), area_, 0), "post_recv");
     ++posted_recvs_;
+  }
+}
+
+void PeerSession::signal_done() {
+  check(t_.post_send(peer_, region_, out_offset(), 0, kDoneWrId, true), "send");
+  for (;;) {
+    Completion c = wait_completion("the end-of-run send");
+    if (c.wr_id == kDoneWrId && c.op == Op::send) return;
+  }
+}
+
+void PeerSession::serve_until_done() {
+  for (;;) {
+    top_up_receives(1);
+    Completion c = wait_completion("the initiator's end of run");
+    if (c.op != Op::recv) continue;
+    on_receive_consumed();
+    if (c.bytes == 0) return;
   }
 }
 

@@ -44,6 +44,10 @@ class PeerSession {
   // Keeps `depth` receives of the maximum size posted into the in area.
   void top_up_receives(uint32_t depth);
   void on_receive_consumed() noexcept { --posted_recvs_; }
+  // End of a run: the initiator sends a zero-length message; the responder keeps the transport
+  // progressing until it arrives (UCX RMA over tcp/shm lanes needs the target to progress).
+  void signal_done();
+  void serve_until_done();
   // Harvests completions already queued without waiting; a failed one throws.
   void drain();
   [[noreturn]] void fail(const std::string& what) const;

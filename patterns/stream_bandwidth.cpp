@@ -1,7 +1,8 @@
 // Streaming bandwidth, as ib_write_bw / ib_send_bw / ib_read_bw: the initiator keeps tx_depth
 // operations in flight, signalling one in every `signal_every`; an unsignaled message's
 // completion time is that of the signaled completion that retires it (RC completes in order).
-// For send, the responder keeps receives posted and stops at a zero-length message.
+// The responder keeps receives posted (send) or just progresses (write, read) until the
+// initiator's zero-length end-of-run message.
 #include <array>
 
 #include "core/clock.hpp"
@@ -15,8 +16,12 @@ class StreamBandwidth final : public Pattern {
   void run(PeerSession& s, uint64_t size, const RunPlan& plan, Measurement* out) override {
     const Op op = s.spec().op;
     if (!s.initiator()) {
-      if (op == Op::send) serve_receives(s);
-      return;  // write and read are one-sided: the harness's barrier holds the responder
+      if (op == Op::send) {
+        serve_receives(s);
+      } else {
+        s.serve_until_done();
+      }
+      return;
     }
     Transport& t = s.transport();
     const uint32_t depth = std::max<uint32_t>(1, s.spec().tx_depth);
@@ -60,10 +65,7 @@ class StreamBandwidth final : public Pattern {
                " s in a bandwidth run (peer gone?)");
       }
     }
-    if (op == Op::send) {  // tell the responder this size is over
-      s.check(t.post_send(s.peer(), s.region(), s.out_offset(), 0, ~0ull, true), "send");
-      s.wait_completion("the end-of-run send");
-    }
+    s.signal_done();
   }
 
  private:

@@ -1,0 +1,168 @@
+#include "apps/dlc_bench/run.hpp"
+
+#include <exception>
+#include <functional>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/run_context.hpp"
+#include "core/tcp_bootstrap.hpp"
+#include "core/units.hpp"
+#include "launch/transport_select.hpp"
+#include "patterns/bench_report.hpp"
+
+namespace dlcnet::bench {
+namespace {
+
+constexpr int kServer = 0;
+constexpr int kClient = 1;
+
+// The server adopts the client's sizes and counts; the test and operation must agree.
+BenchSpec agree_on_spec(Bootstrap& boot, const BenchSpec& mine) {
+  std::vector<Bytes> all = boot.allgather(mine.encode());
+  BenchSpec client = BenchSpec::decode(all[kClient], "the client");
+  BenchSpec server = BenchSpec::decode(all[kServer], "the server");
+  if (client.kind != server.kind || client.op != server.op) {
+    throw Error(std::string("the client runs '") + to_string(client.kind) + " --op " +
+                to_string(client.op) + "' but the server runs '" + to_string(server.kind) +
+                " --op " + to_string(server.op) + "': start both with the same test");
+  }
+  client.timeout_s = mine.timeout_s;  // each side keeps its own patience
+  return client;
+}
+
+void check_sizes(const BenchSpec& spec, const Transport& t, const std::string& device) {
+  for (uint64_t size : spec.sizes) {
+    if (size > t.max_message_size()) {
+      throw Error("-s " + format_size(size) + " exceeds " + device + "'s maximum message size of " +
+                  format_size(t.max_message_size()));
+    }
+  }
+}
+
+// "rxe0" for verbs; for UCX the lanes it chose, e.g. "tcp/lo" or "rc_verbs/rxe0:1".
+std::string device_name(const nlohmann::json& d) {
+  if (d.contains("device") && d["device"].is_string()) return d["device"].get<std::string>();
+  std::string lanes;
+  if (d.contains("endpoints") && d["endpoints"].is_array() && !d["endpoints"].empty()) {
+    for (const auto& lane : d["endpoints"][0].value("lanes", nlohmann::json::array())) {
+      std::string one = lane.value("transport", "?") + "/" + lane.value("device", "?");
+      if (lanes.find(one) == std::string::npos) lanes += (lanes.empty() ? "" : ",") + one;
+    }
+  }
+  return lanes.empty() ? d.value("transport", std::string("the transport")) : lanes;
+}
+
+// One end of the test. The client prints and writes the reports.
+void run_role(const Options& o, int role, uint16_t port, int argc, const char* const* argv,
+              bool quiet, const std::function<void(uint16_t)>& on_listening = {}) {
+  TransportChoice choice = open_transport(o.transport_kind, o.transport);
+  if (!quiet) {
+    std::cerr << "dlc-bench: transport " << choice.chosen << " (" << choice.reason << ")\n";
+  }
+  TcpBootstrapConfig bc;
+  bc.rank = role;
+  bc.size = 2;
+  bc.coordinator_host = o.loopback ? "127.0.0.1" : o.server;
+  bc.port = port;
+  bc.role_name = role == kServer ? "server" : "client";
+  bc.join_timeout = std::chrono::seconds(o.spec.timeout_s);
+  // The responder of a one-sided test waits in a barrier while the initiator runs a whole size.
+  bc.op_timeout =
+      std::chrono::seconds(o.spec.timeout_s + static_cast<int>(o.spec.duration_s) + 600);
+  if (o.wire_version) bc.wire_version = o.wire_version;
+  TcpBootstrap boot(bc);
+  if (on_listening) on_listening(boot.port());
+  if (role == kServer && !quiet) {
+    std::cerr << "dlc-bench: waiting for a client on port " << boot.port() << '\n';
+  }
+  boot.join();
+  const BenchSpec spec = agree_on_spec(boot, o.spec);
+  Transport& t = *choice.transport;
+  check_sizes(spec, t, device_name(t.describe()));
+
+  const bool initiator = role == kClient;
+  PeerSession session(t, boot, role == kServer ? kClient : kServer, initiator, spec);
+  const int peers[] = {session.peer()};
+  t.connect(boot, peers);
+
+  std::unique_ptr<RecordWriter> records;
+  if (initiator && !o.records_path.empty())
+    records = std::make_unique<RecordWriter>(o.records_path);
+  std::unique_ptr<Pattern> pattern = make_pattern(spec.kind, spec.op);
+  BenchTablePrinter table(std::cout, spec.kind);
+  if (initiator) {
+    const nlohmann::json d = t.describe();
+    std::cout << "# dlc-bench " << to_string(spec.kind) << " --op " << to_string(spec.op)
+              << "  transport: " << choice.chosen << "  device: " << device_name(d) << '\n';
+    table.header();
+  }
+  BenchResult result =
+      run_bench(session, *pattern, records.get(), [&](const SizeResult& r) { table.row(r); });
+  if (initiator && !o.json_path.empty()) {
+    nlohmann::json doc = bench_json(result);
+    nlohmann::json ctx = make_run_context("dlc-bench", argc, argv);
+    ctx["transport"] = t.describe();
+    ctx["transport_selection"] = choice.to_json();
+    ctx["role"] = "client";
+    ctx["peer"] = o.loopback ? std::string("loopback") : o.server;
+    if (records) ctx["records_file"] = records->path();
+    doc["context"] = ctx;
+    write_json_file(o.json_path, doc);
+  }
+  if (!initiator && !quiet) std::cerr << "dlc-bench: client finished\n";
+}
+
+}  // namespace
+
+int run(const Options& o, int argc, const char* const* argv) {
+  try {
+    if (!o.loopback) {
+      run_role(o, o.server.empty() ? kServer : kClient, o.port, argc, argv, false);
+      return 0;
+    }
+    // Both ends in this process, each with its own transport, over TCP on 127.0.0.1 (a free
+    // port) so that an end that fails closes its socket and the other end stops at once.
+    std::exception_ptr server_error;
+    std::promise<uint16_t> listening;
+    std::thread server([&] {
+      try {
+        run_role(o, kServer, 0, argc, argv, true, [&](uint16_t p) { listening.set_value(p); });
+      } catch (...) {
+        server_error = std::current_exception();
+        try {
+          listening.set_value(0);
+        } catch (const std::future_error&) {
+          // already published
+        }
+      }
+    });
+    std::exception_ptr client_error;
+    try {
+      const uint16_t port = listening.get_future().get();
+      if (port != 0) run_role(o, kClient, port, argc, argv, false);
+    } catch (...) {
+      client_error = std::current_exception();
+    }
+    server.join();
+    // The end that failed first usually explains the other's failure: show both.
+    if (server_error && client_error) {
+      try {
+        std::rethrow_exception(server_error);
+      } catch (const std::exception& e) {
+        std::cerr << "dlc-bench: error (server side): " << e.what() << '\n';
+      }
+    }
+    if (client_error) std::rethrow_exception(client_error);
+    if (server_error) std::rethrow_exception(server_error);
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "dlc-bench: error: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace dlcnet::bench

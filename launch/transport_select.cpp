@@ -1,0 +1,39 @@
+#include "launch/transport_select.hpp"
+
+#include "core/error.hpp"
+#include "ucx/ucx_transport.hpp"
+#include "verbs/verbs_transport.hpp"
+
+namespace dlcnet {
+
+nlohmann::json TransportChoice::to_json() const {
+  return {{"requested", requested}, {"chosen", chosen}, {"reason", reason}};
+}
+
+TransportChoice open_transport(const std::string& requested, const TransportOptions& opts) {
+  TransportChoice c;
+  c.requested = requested;
+  if (requested == "verbs") {
+    c.chosen = "verbs";
+    c.reason = "requested";
+  } else if (requested == "ucx") {
+    c.chosen = "ucx";
+    c.reason = "requested";
+  } else if (requested == "auto") {
+    std::vector<std::string> devices = active_verbs_devices();
+    if (!devices.empty()) {
+      c.chosen = "verbs";
+      c.reason =
+          "RDMA device " + (opts.device.empty() ? devices.front() : opts.device) + " is active";
+    } else {
+      c.chosen = "ucx";
+      c.reason = "no active RDMA device";
+    }
+  } else {
+    throw Error("--transport: '" + requested + "' is not one of auto, verbs, ucx");
+  }
+  c.transport = c.chosen == "verbs" ? make_verbs_transport(opts) : make_ucx_transport(opts);
+  return c;
+}
+
+}  // namespace dlcnet

@@ -1,0 +1,29 @@
+# dlc-bench option validation: every bad input is a clear error and exit 2, with no device.
+source "$(dirname "$0")/lib.sh"
+B="$BIN/dlc-bench"
+
+check_fails "size 0" "-s: size must be at least 1 byte" "$B" lat -s 0 --loopback
+check_fails "size garbage" "-s: '4X' has an unknown unit suffix" "$B" lat -s 4X --loopback
+check_fails "unknown op" "--op" "$B" lat --op atomic --loopback
+check_fails "-a with -s" "-a and -s exclude each other" "$B" bw -a -s 64 --loopback
+check_fails "-D with -n" "-D and -n exclude each other" "$B" bw -D 1 -n 10 --loopback
+check_fails "no subcommand" "lat|bw|subcommand" "$B"
+check_fails "unknown transport" "--transport" "$B" lat --transport tcp --loopback
+check_fails "loopback with server" "--loopback runs both ends" "$B" lat somehost --loopback
+"$B" lat --help >"$work/help" 2>&1 && grep -q -- "--rdma-cm" "$work/help" && ok "help lists options" || bad "help"
+# A server that never appears: the client gives up after its timeout, naming the address.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start=$(date +%s)
+check_fails "absent server" "could not connect to 127.0.0.1:$port within" \
+  "$B" lat 127.0.0.1 -p "$port" --timeout 2 --transport ucx --ucx-tls tcp
+[ $(( $(date +%s) - start )) -lt 30 ] && ok "absent server: gave up promptly" || bad "absent server: slow"
+# A peer speaking another wire version is named on both sides, and both exit non-zero.
+"$B" lat -p "$port" --timeout 4 --transport ucx --ucx-tls tcp >"$work/srv.out" 2>"$work/srv.err" &
+srv=$!
+sleep 0.5
+check_fails "other wire version" "wire protocol version 9" \
+  "$B" lat 127.0.0.1 -p "$port" --timeout 4 --transport ucx --ucx-tls tcp --wire-version 9
+if wait $srv; then bad "server with only a foreign client exited 0"; else
+  grep -q "wire protocol version 9" "$work/srv.err" && ok "server names the foreign version" || bad "server stderr: $(cat "$work/srv.err")"
+fi
+finish

@@ -1,0 +1,53 @@
+# dlc-bench end to end over a real transport: lat and bw for send, write and read, a size sweep,
+# the JSON report and the per-message records. $1: verbs | ucx (host, tcp) | ucx-rdma.
+source "$(dirname "$0")/lib.sh"
+mode="$1"
+B="$BIN/dlc-bench"
+case "$mode" in
+  verbs) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
+         T=(--transport verbs) ;;
+  ucx-rdma) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
+         T=(--transport ucx --ucx-tls rc_verbs) ;;
+  ucx)   T=(--transport ucx --ucx-tls tcp) ;;
+esac
+N=200
+for op in send write read; do
+  for kind in lat bw; do
+    j="$work/$kind-$op.json"
+    check "$kind $op" "$B" "$kind" --op "$op" -s 4K -n $N --loopback --json "$j" \
+      --records "$work/$kind-$op.csv" --timeout 60 "${T[@]}"
+    [ -f "$j" ] || { bad "$kind $op: no JSON"; continue; }
+    json_assert "$j" "d['test']['kind']=='$kind' and d['test']['op']=='$op' and d['results'][0]['bytes']==4096"
+    json_assert "$j" "d['results'][0]['iterations']==$N"
+    json_assert "$j" "all(k in d['context'] for k in ('tool_version','host','argv','transport','schema_version'))"
+    if [ "$kind" = lat ]; then
+      json_assert "$j" "(lambda l: 0 < l['min'] <= l['p50'] <= l['p90'] <= l['p99'] <= l['p99_9'] <= l['max'] and l['min'] <= l['mean'] <= l['max'] and l['stdev'] >= 0)(d['results'][0]['latency_s'])"
+    else
+      json_assert "$j" "(lambda b: b['average_bytes_per_s'] > 0 and b['peak_bytes_per_s'] >= b['average_bytes_per_s'] and b['bytes_total']==4096*$N)(d['results'][0]['bandwidth'])"
+    fi
+    lines=$(($(wc -l <"$work/$kind-$op.csv") - 1))
+    [ "$lines" -eq $N ] && ok "$kind $op: $N records" || bad "$kind $op: $lines records, want $N"
+    python3 - "$work/$kind-$op.csv" <<'PY' && ok "$kind $op: records ordered" || bad "$kind $op: records"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert all(int(r['complete_ns']) >= int(r['post_ns']) > 0 for r in rows)
+assert [int(r['seq']) for r in rows] == list(range(len(rows)))
+PY
+  done
+done
+if [ "$mode" = verbs ]; then
+  j="$work/ctx.json"
+  check "verbs context" "$B" lat -s 64 -n 50 --loopback --json "$j" "${T[@]}"
+  json_assert "$j" "all(k in d['context']['transport'] for k in ('device','link_layer','active_mtu','gid_index'))"
+  check "rdma_cm" "$B" bw --op write -s 64K -n 100 --loopback --rdma-cm "${T[@]}"
+  check_fails "unknown device" "no RDMA device 'mlx9'" "$B" lat -d mlx9 --loopback "${T[@]}"
+  check_fails "size over the device limit" "exceeds .*maximum message size" "$B" lat -s 16M -n 2 --loopback "${T[@]}"
+fi
+# Sweep: -a limited to small sizes by iterations, duration mode keeps percentiles.
+j="$work/sweep.json"
+check "sweep" "$B" lat -a -n 20 --warmup 2 --loopback --json "$j" --timeout 120 "${T[@]}"
+json_assert "$j" "[r['bytes'] for r in d['results']] == [2**e for e in range(1,24)]"
+j="$work/dur.json"
+check "duration mode" "$B" lat -D 1 -s 64 --loopback --json "$j" "${T[@]}"
+json_assert "$j" "d['results'][0]['iterations'] > 10 and d['results'][0]['latency_s']['p99'] > 0"
+finish
