@@ -232,9 +232,11 @@ for ((i = 0; i < guests; i++)); do
     -serial "file:$g/console.log"                            # kernel noise -> file
     -no-reboot                                               # panic/poweroff -> qemu exits
     -kernel "$kernel" -initrd "$initrd"
-    -append "console=ttyS0 quiet loglevel=4 panic=-1 dlcnet.run=$g"
+    -append "console=ttyS0 quiet loglevel=4 panic=-1 dlcnet.run=$g ${DLCNET_GUEST_KERNEL_ARGS:-}"
     -fsdev "local,id=hostroot,path=/,security_model=none,multidevs=remap"
     -device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
+    -fsdev "local,id=hostusr,path=/usr,security_model=none,readonly=on,multidevs=remap"
+    -device "virtio-9p-pci,fsdev=hostusr,mount_tag=hostusr"
   )
   if [ "$guests" -eq 2 ]; then
     # The wire: each guest sends to the other's socket (crossed paths).

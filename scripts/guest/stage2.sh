@@ -20,7 +20,13 @@ run="$1"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root
 
-say() { echo "rdma-guest[$GUEST_INDEX]: $*"; }
+# Console messages carry the guest's uptime, to see where boot time goes.
+say() {
+  local up=""
+  read -r up _ </proc/uptime 2>/dev/null
+  echo "rdma-guest[$GUEST_INDEX] ${up}s: $*"
+}
+say "stage 2 started"
 setup_fail() {
   say "SETUP FAILED: $*"
   echo "$*" >"$run/setup-fail"
@@ -28,31 +34,40 @@ setup_fail() {
   [ "$GUEST_COUNT" -gt 1 ] && touch "$SYNC_DIR/abort"
   exit 125
 }
-# Runs a setup step; on failure records the step and its output.
+# Runs a setup step; on failure records the step and its output.  Every exec costs
+# a fraction of a second in a TCG guest, so setup uses as few as it can (one `ip
+# -batch`, builtins for the rest).
 step() {
   local out
   if ! out="$("$@" 2>&1)"; then
     setup_fail "'$*' failed: $out"
   fi
 }
+ip_batch() {  # ip_batch 'ip command lines'
+  local out
+  if ! out="$(ip -batch - 2>&1 <<<"$1")"; then
+    setup_fail "ip -batch failed: $out (commands: ${1//$'\n'/; })"
+  fi
+}
 
-hostname "rdma-guest$GUEST_INDEX" 2>/dev/null
-step ip link set lo up
+echo "rdma-guest$GUEST_INDEX" >/proc/sys/kernel/hostname 2>/dev/null
 
 if [ "$RUN_MODE" = single ]; then
   # rxe cannot sit on lo, and two rxe devices on one veth pair in one namespace route
   # through lo; one rxe on one end of a veth pair works, and processes on rxe0 reach
   # each other through rxe's internal loopback.
-  step ip link add veth0 type veth peer name veth1
-  step ip addr add "$GUEST_ADDR/24" dev veth0
-  step ip link set veth0 up
-  step ip link set veth1 up
   netdev=veth0
+  ip_batch "link set lo up
+link add veth0 type veth peer name veth1
+addr add $GUEST_ADDR/24 dev veth0
+link set veth0 up
+link set veth1 up"
 else
   netdev=eth0
   [ -d /sys/class/net/eth0 ] || setup_fail "no eth0 in the guest (virtio-net missing?)"
-  step ip addr add "$GUEST_ADDR/24" dev eth0
-  step ip link set eth0 up
+  ip_batch "link set lo up
+addr add $GUEST_ADDR/24 dev eth0
+link set eth0 up"
   if [ -n "$NETEM" ]; then
     # shellcheck disable=SC2086  # NETEM is a list of tc arguments
     step tc qdisc add dev eth0 root netem $NETEM
@@ -63,11 +78,13 @@ step rdma link add rxe0 type rxe netdev "$netdev"
 
 # rxe fills in its GID table asynchronously; wait for the IPv4 RoCE v2 GID and an
 # ACTIVE port so the command never sees a half-made device.
+# shellcheck source=gid-index.sh
+. "$HELPERS/gid-index.sh"   # defines gid_index; sourcing runs nothing
 gid=""
-for _ in $(seq 1 100); do
+for ((try = 0; try < 100; try++)); do
   state=""
   read -r state </sys/class/infiniband/rxe0/ports/1/state 2>/dev/null
-  if [[ "$state" == *ACTIVE* ]] && gid="$("$HELPERS/gid-index.sh" rxe0 1 "$GUEST_ADDR" 2>/dev/null)"; then
+  if [[ "$state" == *ACTIVE* ]] && gid="$(gid_index rxe0 1 "$GUEST_ADDR" 2>/dev/null)"; then
     break
   fi
   gid=""
@@ -81,7 +98,7 @@ if [ "$GUEST_COUNT" -gt 1 ]; then
   # Barrier: start the commands only when every guest has its rxe0, so a server in one
   # guest and a client in the other start within a second of each other.  The files
   # live on the shared 9p root, which both guests see without caching.
-  touch "$SYNC_DIR/ready.$GUEST_INDEX"
+  : >"$SYNC_DIR/ready.$GUEST_INDEX"
   waited=0
   while :; do
     n=0
@@ -94,23 +111,26 @@ if [ "$GUEST_COUNT" -gt 1 ]; then
   done
   # Resolve the peer's MAC before the command starts (best effort; busybox has ping
   # even where iputils is not installed).
-  for _ in $(seq 1 20); do
-    if command -v ping >/dev/null 2>&1; then ping -c1 -W1 "$PEER_ADDR" >/dev/null 2>&1 && break
-    else busybox ping -c1 -W1 "$PEER_ADDR" >/dev/null 2>&1 && break; fi
+  pinger=(busybox ping)
+  command -v ping >/dev/null 2>&1 && pinger=(ping)
+  for ((try = 0; try < 20; try++)); do
+    "${pinger[@]}" -c1 -W1 "$PEER_ADDR" >/dev/null 2>&1 && break
   done
+  say "peer $PEER_ADDR reachable"
 fi
 
-# The command's process: clean environment (env.sh), unlimited locked memory (verbs
-# registrations pin pages), the caller's directory, no stdin.
-env -i DLCNET_GID_INDEX="$gid" /bin/bash -c '
-  set -u
-  run="$1"
+# The command's process: clean environment (only what env.sh exports), unlimited
+# locked memory (verbs registrations pin pages), the caller's directory, no stdin.
+# A subshell rather than `env -i bash -c`: two execs fewer.
+(
+  for v in $(compgen -e); do unset "$v"; done
+  export DLCNET_GID_INDEX="$gid"
   . "$run/env.sh"
   . "$run/cmd.sh"     # CMD_CWD and the cmd array
   ulimit -l unlimited
   cd "$CMD_CWD" || { echo "rdma-run: cannot cd to $CMD_CWD in the guest" >&2; exit 125; }
   exec "${cmd[@]}"
-' rdma-run "$run" >>"$run/stdout" 2>>"$run/stderr" </dev/null
+) >>"$run/stdout" 2>>"$run/stderr" </dev/null
 rc=$?
 echo "$rc" >"$run/status"
 say "command exited with status $rc"
