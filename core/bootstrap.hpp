@@ -25,6 +25,11 @@ class Bootstrap {
   // Returns every rank's blob, indexed by rank (own included).
   virtual std::vector<Bytes> allgather(const Bytes& mine) = 0;
   virtual void barrier() = 0;
+
+  // Non-blocking liveness check for long runs between collectives: throws Error naming a rank
+  // whose connection dropped (a killed process), so every rank stops within one check instead
+  // of waiting out its timeouts. Cheap (one poll); call it every few milliseconds at most.
+  virtual void check_peers() {}
 };
 
 }  // namespace dlcnet

@@ -1,6 +1,7 @@
 #include "core/tcp_bootstrap.hpp"
 
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -12,7 +13,14 @@
 namespace dlcnet {
 namespace {
 
-enum FrameType : uint16_t { kHello = 1, kWelcome = 2, kReject = 3, kCollective = 4, kResult = 5 };
+enum FrameType : uint16_t {
+  kHello = 1,
+  kWelcome = 2,
+  kReject = 3,
+  kCollective = 4,
+  kResult = 5,
+  kAbort = 6,
+};
 
 std::string list_ranks(const std::vector<int>& ranks) {
   std::string s;
@@ -168,6 +176,7 @@ std::vector<Bytes> TcpBootstrap::alltoall(const std::vector<Bytes>& to_each) {
     send_frame(impl_->peers[0], kCollective, encode_blobs(round, to_each), deadline,
                impl_->names[0]);
     Frame f = recv_frame(impl_->peers[0], deadline, impl_->names[0]);
+    if (f.type == kAbort) throw Error(WireReader(f.payload, impl_->names[0]).str("reason"));
     if (f.type != kResult)
       throw ProtocolError(impl_->names[0] + ": unexpected frame type " + std::to_string(f.type));
     return decode_blobs(f.payload, round, n, impl_->names[0]);
@@ -194,7 +203,14 @@ std::vector<Bytes> TcpBootstrap::alltoall(const std::vector<Bytes>& to_each) {
         still.push_back(r);
         continue;
       }
-      Frame f = recv_frame(impl_->peers[r], deadline, impl_->names[r]);
+      Frame f;
+      try {
+        f = recv_frame(impl_->peers[r], deadline, impl_->names[r]);
+      } catch (const TimeoutError&) {
+        throw;
+      } catch (const Error& e) {
+        abort_job(r, e.what());
+      }
       if (f.type != kCollective)
         throw ProtocolError(impl_->names[r] + ": unexpected frame type " + std::to_string(f.type));
       rows[r] = decode_blobs(f.payload, round, n, impl_->names[r]);
@@ -220,6 +236,51 @@ std::vector<Bytes> TcpBootstrap::allgather(const Bytes& mine) {
 
 void TcpBootstrap::barrier() {
   alltoall(std::vector<Bytes>(cfg_.size));
+}
+
+void TcpBootstrap::abort_job(int dead, const std::string& reason) {
+  const std::string text = impl_->names[dead] + " is gone: " + reason;
+  WireWriter w;
+  w.str(text);
+  for (int r = 1; r < cfg_.size; ++r) {
+    if (r == dead || !impl_->peers[r].valid()) continue;
+    try {
+      send_frame(impl_->peers[r], kAbort, w.bytes(), Deadline::after(std::chrono::seconds(1)),
+                 impl_->names[r]);
+    } catch (const Error&) {
+      // Best effort: that rank may be gone too; it will be named by its own check.
+    }
+  }
+  throw Error(text);
+}
+
+void TcpBootstrap::check_peers() {
+  if (!impl_->joined || cfg_.size == 1) return;
+  const bool root = cfg_.rank == 0;
+  const int first = root ? 1 : 0;
+  const int last = root ? cfg_.size : 1;
+  for (int r = first; r < last; ++r) {
+    const Socket& s = impl_->peers[r];
+    pollfd p{s.fd(), POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0) continue;
+    // Peek only: data here may be the start of the peer's next collective, not ours to take.
+    uint8_t hdr[kFrameHeaderSize];
+    ssize_t n = ::recv(s.fd(), hdr, sizeof hdr, MSG_PEEK | MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+      const std::string why = n == 0 ? "connection closed (process exited or killed)"
+                                     : "connection lost: " + errno_text(errno);
+      if (root) abort_job(r, why);
+      throw Error(impl_->names[0] + " (rank 0) is gone: " + why);
+    }
+    if (!root && n == static_cast<ssize_t>(kFrameHeaderSize)) {
+      FrameHeader h = decode_frame_header(
+          std::span<const uint8_t, kFrameHeaderSize>(hdr, kFrameHeaderSize), impl_->names[0]);
+      if (h.type == kAbort) {
+        Frame f = recv_frame(s, Deadline::after(std::chrono::seconds(1)), impl_->names[0]);
+        throw Error(WireReader(f.payload, impl_->names[0]).str("reason"));
+      }
+    }
+  }
 }
 
 }  // namespace dlcnet

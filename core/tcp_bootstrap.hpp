@@ -40,8 +40,11 @@ class TcpBootstrap : public Bootstrap {
   std::vector<Bytes> alltoall(const std::vector<Bytes>& to_each) override;
   std::vector<Bytes> allgather(const Bytes& mine) override;
   void barrier() override;
+  void check_peers() override;
 
  private:
+  // Rank 0: tells every other rank that `dead` is gone, then throws Error(reason).
+  [[noreturn]] void abort_job(int dead, const std::string& reason);
   struct Impl;
   TcpBootstrapConfig cfg_;
   std::unique_ptr<Impl> impl_;

@@ -186,3 +186,54 @@ TEST(TcpBootstrap, AbsentCoordinatorGivesUpAtTheDeadline) {
 
 }  // namespace
 }  // namespace dlcnet
+
+namespace dlcnet {
+namespace {
+
+TEST(TcpBootstrap, KilledRankIsNamedToEveryRankByCheckPeers) {
+  const int n = 3;
+  TcpBootstrap root(config(0, n, 0));
+  const uint16_t port = root.port();
+  auto survivor = std::async(std::launch::async, [port] {
+    TcpBootstrap b(config(1, n, port));
+    b.join();
+    b.barrier();
+    const Deadline d = Deadline::after(std::chrono::seconds(5));
+    while (!d.expired()) {
+      try {
+        b.check_peers();
+      } catch (const Error& e) {
+        return std::string(e.what());
+      }
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    return std::string("never noticed");
+  });
+  {
+    TcpBootstrap doomed(config(2, n, port));
+    auto t = std::async(std::launch::async, [&] {
+      doomed.join();
+      doomed.barrier();
+    });
+    root.join();
+    root.barrier();
+    t.get();
+    root.check_peers();  // everyone alive: no throw
+  }                      // rank 2's socket closes here, as when its process is killed
+  std::string root_error;
+  const Deadline d = Deadline::after(std::chrono::seconds(5));
+  while (root_error.empty() && !d.expired()) {
+    try {
+      root.check_peers();
+    } catch (const Error& e) {
+      root_error = e.what();
+    }
+  }
+  EXPECT_NE(root_error.find("rank 2"), std::string::npos) << root_error;
+  std::string survivor_error = survivor.get();
+  EXPECT_NE(survivor_error.find("rank 2"), std::string::npos) << survivor_error;
+  EXPECT_NE(survivor_error.find("is gone"), std::string::npos) << survivor_error;
+}
+
+}  // namespace
+}  // namespace dlcnet
