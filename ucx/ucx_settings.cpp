@@ -16,7 +16,6 @@ namespace {
 constexpr const char* kRetryCountVariables[] = {
     "UCX_RC_VERBS_RETRY_COUNT",
     "UCX_RC_MLX5_RETRY_COUNT",
-    "UCX_DC_MLX5_RETRY_COUNT",
     "UCX_RC_RETRY_COUNT",
 };
 
@@ -55,11 +54,13 @@ std::vector<std::string> rdma_devices() {
 // Whether UCX may open an RC-family interface: a transport list that admits one, and an RDMA
 // device that NET_DEVICES admits ("mlx5_0:1" names device mlx5_0).
 bool may_use_rc(const Selection& s) {
-  static const char* const kRcNames[] = {"all", "ib",   "rc",       "rc_v",    "rc_x",
-                                         "dc",  "dc_x", "rc_verbs", "rc_mlx5", "dc_mlx5"};
+  // Names that admit rc_verbs or rc_mlx5 (dc_mlx5 reads its settings under "DC_").
+  static const char* const kRcNames[] = {"all", "ib", "rc", "rc_v", "rc_x", "rc_verbs", "rc_mlx5"};
   bool rc_tls = false;
-  for (const std::string& item : sorted_items(s.tls))
+  for (std::string item : sorted_items(s.tls)) {
+    item = item.substr(0, item.find(':'));  // "rc_verbs:aux" is still rc_verbs
     for (const char* n : kRcNames) rc_tls = rc_tls || item == n || item[0] == '^';
+  }
   if (!rc_tls) return false;
   std::vector<std::string> devices = rdma_devices();
   if (devices.empty()) return false;
@@ -86,10 +87,12 @@ bool apply_finite_rc_retry(ucp_config_t* config, const Selection& selection) {
   for (const char* var : kRetryCountVariables)
     if (std::getenv(var) != nullptr) return false;
   if (!may_use_rc(selection)) return false;
-  // Not a UCP setting: UCP keeps it and applies it to every transport interface that has a
-  // RETRY_COUNT field, which is exactly the RC family (rc_verbs, rc_mlx5, dc_mlx5).
-  check(ucp_config_modify(config, "RETRY_COUNT", kFiniteRcRetryCount), "ucp_config_modify",
-        std::string("RETRY_COUNT=") + kFiniteRcRetryCount);
+  // Not a UCP setting: UCP keeps it and applies it to every transport interface that takes
+  // it. The name is relative to the interface's own table, in which rc_verbs and rc_mlx5
+  // embed the common RC settings under "RC_" (checked against UCX 1.13 on rxe0: "RETRY_COUNT"
+  // and "RC_VERBS_RETRY_COUNT" are refused there, and UCX then warns the setting went unused).
+  check(ucp_config_modify(config, "RC_RETRY_COUNT", kFiniteRcRetryCount), "ucp_config_modify",
+        std::string("RC_RETRY_COUNT=") + kFiniteRcRetryCount);
   return true;
 }
 

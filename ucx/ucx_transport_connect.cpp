@@ -23,6 +23,7 @@ bool allows_peer_failure_detection(const std::string& tls) {
   while (start <= tls.size()) {
     size_t end = std::min(tls.find(',', start), tls.size());
     std::string item = tls.substr(start, end - start);
+    item = item.substr(0, item.find(':'));  // "tcp:aux" (wire-up only) still detects failures
     if (!item.empty() && item[0] == '^') return true;  // "all but ...": network stays in
     for (const char* n : kNetwork)
       if (item == n) return true;
@@ -123,8 +124,11 @@ void UcxTransport::connect(Bootstrap& boot, std::span<const int> peers) {
   connected_ = true;
 }
 
-// Every rank sends its rank to every peer and waits for theirs: endpoint creation is lazy
-// (tcp connects, RC wires up on first use), so this is where an unreachable peer shows.
+// Every rank sends its rank to every peer and waits for theirs, then flushes every endpoint.
+// Endpoint creation is lazy (tcp connects, RC wires up on first use), so the hellos are where
+// an unreachable peer shows; the flush returns only once every lane is wired up, so no
+// wire-up message is still queued when the caller starts measuring or tears down (UCX 1.13
+// asserts when a worker is destroyed with a wire-up request pending).
 void UcxTransport::handshake(std::span<const int> peers) {
   ucp_worker_h w = worker_.get();
   // Members, not locals: a request still in flight when we give up must not point at a dead
@@ -133,53 +137,65 @@ void UcxTransport::handshake(std::span<const int> peers) {
   hello_out_ = static_cast<uint64_t>(rank_);
   struct Pending {
     ucs_status_ptr_t req;
-    size_t i;
-    bool recv;
+    int rank;
+    const char* what;
   };
   std::vector<Pending> pending;
   std::string errors;
-  auto track = [&](ucs_status_ptr_t r, size_t i, bool recv) {
+  std::string silent;
+  auto track = [&](ucs_status_ptr_t r, int rank, const char* what) {
     if (UCS_PTR_IS_ERR(r))
-      errors += "; " + std::string(recv ? "receive from" : "send to") + " rank " +
-                std::to_string(peers[i]) + ": " + ucs_status_string(UCS_PTR_STATUS(r));
+      errors += "; " + std::string(what) + " rank " + std::to_string(rank) + ": " +
+                ucs_status_string(UCS_PTR_STATUS(r));
     else if (r != nullptr)
-      pending.push_back({r, i, recv});
+      pending.push_back({r, rank, what});
   };
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(std::max(opts_.connect_timeout_ms, 1));
+  auto wait_all = [&] {
+    for (Pending& pd : pending) {
+      ucs_status_t s;
+      while ((s = ucp_request_check_status(pd.req)) == UCS_INPROGRESS &&
+             std::chrono::steady_clock::now() < deadline)
+        ucp_worker_progress(w);
+      if (s == UCS_INPROGRESS) {
+        ucp_request_cancel(w, pd.req);
+        silent += (silent.empty() ? "" : ", ") + std::to_string(pd.rank);
+      } else if (s != UCS_OK) {
+        errors += "; " + std::string(pd.what) + " rank " + std::to_string(pd.rank) + ": " +
+                  ucs_status_string(s);
+      }
+      ucp_request_free(pd.req);
+    }
+    pending.clear();
+  };
+
   for (size_t i = 0; i < peers.size(); ++i) {
     ucp_request_param_t p{};
     track(ucp_tag_recv_nbx(w, &hello_in_[i], sizeof(uint64_t), make_tag(kHelloKind, peers[i]),
                            kTagFull, &p),
-          i, true);
+          peers[i], "hello from");
   }
-  for (size_t i = 0; i < peers.size(); ++i) {
+  for (int r : peers) {
     ucp_request_param_t p{};
-    track(ucp_tag_send_nbx(peers_[peers[i]].ep.get(), &hello_out_, sizeof hello_out_,
+    track(ucp_tag_send_nbx(peers_[r].ep.get(), &hello_out_, sizeof hello_out_,
                            make_tag(kHelloKind, rank_), &p),
-          i, false);
+          r, "hello to");
   }
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::milliseconds(std::max(opts_.connect_timeout_ms, 1));
-  std::string silent;
-  for (Pending& pd : pending) {
-    ucs_status_t s;
-    while ((s = ucp_request_check_status(pd.req)) == UCS_INPROGRESS &&
-           std::chrono::steady_clock::now() < deadline)
-      ucp_worker_progress(w);
-    if (s == UCS_INPROGRESS) {
-      ucp_request_cancel(w, pd.req);
-      silent += (silent.empty() ? "" : ", ") + std::to_string(peers[pd.i]);
-    } else if (s != UCS_OK) {
-      errors += "; " + std::string(pd.recv ? "receive from" : "send to") + " rank " +
-                std::to_string(peers[pd.i]) + ": " + ucs_status_string(s);
-    }
-    ucp_request_free(pd.req);
-  }
+  wait_all();
   for (size_t i = 0; i < peers.size() && errors.empty() && silent.empty(); ++i)
     if (hello_in_[i] != static_cast<uint64_t>(peers[i]))
       errors += "; rank " + std::to_string(peers[i]) + " answered as rank " +
                 std::to_string(hello_in_[i]);
+  if (errors.empty() && silent.empty()) {
+    for (int r : peers) {
+      ucp_request_param_t p{};
+      track(ucp_ep_flush_nbx(peers_[r].ep.get(), &p), r, "flush to");
+    }
+    wait_all();
+  }
   if (!silent.empty())
-    throw TimeoutError("ucx: connect(): no handshake from rank(s) " + silent + " within " +
+    throw TimeoutError("ucx: connect(): no handshake with rank(s) " + silent + " within " +
                        std::to_string(opts_.connect_timeout_ms) + " ms (" +
                        settings_text(selection_) + ")" + errors);
   if (!errors.empty())

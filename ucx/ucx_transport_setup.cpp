@@ -1,6 +1,7 @@
 // UcxTransport: context and worker creation, memory registration, description, shutdown.
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 
 #include "core/error.hpp"
@@ -60,17 +61,20 @@ void UcxTransport::shutdown() noexcept {
   // Remote keys before the endpoints that unpacked them.
   for (Peer& p : peers_) p.regions.clear();
   // Close every endpoint at once, so peers tearing down together wait for each other once.
-  std::vector<ucs_status_ptr_t> closing;
+  std::vector<std::pair<int, ucs_status_ptr_t>> closing;
   for (Peer& p : peers_) {
     bool force = p.failed && p.err_mode == UCP_ERR_HANDLING_MODE_PEER;
     ucs_status_ptr_t r = p.ep.start_close(force ? UCP_EP_CLOSE_FLAG_FORCE : 0);
-    if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.push_back(r);
+    if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.emplace_back(p.rank, r);
   }
   auto deadline = std::chrono::steady_clock::now() + Endpoint::kCloseLimit;
-  for (ucs_status_ptr_t r : closing) {
+  for (auto [rank, r] : closing) {
     while (ucp_request_check_status(r) == UCS_INPROGRESS &&
            std::chrono::steady_clock::now() < deadline)
       ucp_worker_progress(w);
+    if (ucp_request_check_status(r) == UCS_INPROGRESS)
+      std::fprintf(stderr, "dlcnet: ucx: closing the endpoint to rank %d timed out after %lld ms\n",
+                   rank, static_cast<long long>(Endpoint::kCloseLimit.count()));
     ucp_request_free(r);
   }
   ucp_worker_progress(w);  // deliver the cancellations' callbacks while slots_ still exists

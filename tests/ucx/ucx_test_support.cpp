@@ -16,8 +16,10 @@ std::vector<Fabric> all_fabrics() {
       {"tcp", "tcp", false, {"tcp"}},
       // sysv or posix carry messages, cma carries RMA and large messages.
       {"shm", "sm", false, {"sysv", "posix"}},
-      // rc_verbs with ud_verbs for wire-up: UCX's "rc_v" alias.
-      {"rc_verbs", "rc_v", true, {"rc_verbs"}},
+      // rc_verbs carries everything; tcp only wires it up. UCX's usual helper for that,
+      // ud_verbs ("rc_v"), never delivers a packet between two workers on rxe0 in the
+      // Soft-RoCE guest (UCX 1.13, kernel 6.1), so RC endpoints would never connect there.
+      {"rc_verbs", "rc_verbs,tcp:aux", true, {"rc_verbs"}},
   };
 }
 
@@ -31,7 +33,7 @@ std::string rdma_device() {
 TransportOptions options_for(const Fabric& f) {
   TransportOptions o;
   o.ucx_tls = f.tls;
-  if (f.needs_rdma) o.device = rdma_device();
+  if (f.needs_rdma) o.device = rdma_device() + ",lo";  // lo for the tcp wire-up lane
   o.connect_timeout_ms = 10000;
   return o;
 }
