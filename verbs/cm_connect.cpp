@@ -75,11 +75,14 @@ void set_ack_timeout(rdma_cm_id* id, const char* device) {
 }
 
 void check_device(rdma_cm_id* id, const CmSetup& s, const CmTarget& t) {
-  if (id->verbs != s.ctx) {
-    throw Error(std::string(s.device) + ": rdma_cm: the connection to rank " +
-                std::to_string(t.rank) + " resolved to device " +
-                (id->verbs ? ibv_get_device_name(id->verbs->device) : "none") +
-                ", not this one (is " + addr_text(s.local) + " on another interface?)");
+  // The address picks the device and port; a mismatch would put the QP on a device whose PD
+  // and CQ are not ours, or make describe() report the wrong port.
+  if (id->verbs != s.ctx || id->port_num != s.port) {
+    throw Error(
+        std::string(s.device) + " port " + std::to_string(s.port) +
+        ": rdma_cm: the connection to rank " + std::to_string(t.rank) + " resolved to device " +
+        (id->verbs ? ibv_get_device_name(id->verbs->device) : "none") + " port " +
+        std::to_string(id->port_num) + " (is " + addr_text(s.local) + " on another interface?)");
   }
 }
 

@@ -24,6 +24,7 @@ struct CmTarget {
 struct CmSetup {
   const char* device = "";
   ibv_context* ctx = nullptr;  // the device every id must resolve to
+  uint8_t port = 1;            // and its port (the one whose GID gave `local`)
   sockaddr_in local{};         // this rank's address, port 0
   int my_rank = 0;
   int timeout_ms = 30000;

@@ -124,7 +124,9 @@ void VerbsTransport::init_peer(PeerConn& p, int rank, size_t slot) {
 }
 
 void VerbsTransport::connect(Bootstrap& boot, std::span<const int> peers) {
-  if (connected_) throw Error(dev_ + ": connect() called twice");
+  // Also after a failed attempt: its QPs still hold the CQ a second attempt would replace.
+  if (connect_called_) throw Error(dev_ + ": connect() called twice");
+  connect_called_ = true;
   validate_peers(boot, peers);
   slot_of_rank_.assign(static_cast<size_t>(boot.size()), -1);
   if (!peers.empty()) create_cq(peers.size());
@@ -291,6 +293,7 @@ void VerbsTransport::connect_cm(const std::vector<Endpoint>& remote, int my_rank
   CmSetup s;
   s.device = dev_.c_str();
   s.ctx = ctx_;
+  s.port = port_.port;
   s.local = local_ipv4();
   s.my_rank = my_rank;
   s.timeout_ms = opts_.connect_timeout_ms;

@@ -135,6 +135,7 @@ class VerbsTransport final : public Transport {
   std::vector<int32_t> slot_of_rank_;
   uint32_t inline_granted_ = 0;
   QpSettings qp_settings_;
+  bool connect_called_ = false;
   bool connected_ = false;
   bool fatal_ = false;  // a fatal async event: poll() fails once the CQ is drained
   uint64_t poll_calls_ = 0;
