@@ -6,7 +6,7 @@
 # chroots it into the host's own root over virtio-9p, creates a Soft-RoCE device rxe0
 # and runs the command there, in the caller's directory, with the host's binaries.
 # The command's stdout/stderr stream to ours and its exit status becomes ours.
-# See docs in /work/shared/docs/softroce-on-this-machine.md for what was verified.
+# What was verified on this machine: /work/shared/docs/softroce-on-this-machine.md.
 #
 # Two-guest mode boots two guests joined by a virtual wire (QEMU -netdev dgram over
 # unix sockets) for real host-to-host RoCE v2, optionally through netem.
@@ -36,6 +36,8 @@ Options:
   --guests N         1 (default) or 2; with 2, one shell command per guest (bash -c)
   --netem 'ARGS'     two-guest mode: `tc qdisc add dev eth0 root netem ARGS` in both
                      guests, e.g. --netem 'delay 1ms loss 1%'
+  --grace SECONDS    two-guest mode: when one command fails, the other guest gets this
+                     long to finish before it is stopped (default 30; status 143)
   --env NAME[=VAL]   pass variable NAME (from our environment, or set to VAL) into the
                      guest; may be repeated.  CI, DLCNET_*, UCX_*, OMPI_* always pass.
   --force-guest      use a guest even if the host has an RDMA device
@@ -47,9 +49,15 @@ In the guest CMD sees: DLCNET_RDMA_DEVICE=rxe0, DLCNET_GUEST_ADDR, DLCNET_PEER_A
 (one guest: its own address 198.18.0.1; two guests: 198.18.1.1 <-> 198.18.1.2),
 DLCNET_GUEST_INDEX, DLCNET_GUEST_COUNT, DLCNET_GID_INDEX (the RoCE v2 IPv4 GID index,
 for `ib_*_lat -x`), HOME=/root, a PATH, `ulimit -l unlimited`, and no stdin.
+The guest runs the host's own files: the host root is shared read-write over 9p
+(CMD's files appear on the host at once), except /usr, which is read-only and cached
+in the guest (faster execs).  CMD's stdout/stderr stream to ours; the guest kernel's
+console goes to a log that is shown only when the guest fails or times out.
 Exit status: CMD's; 124 on timeout; 125 when the guest could not be booted or set up;
-2 for bad arguments.  In two-guest mode: 0 only if both commands returned 0.
-Environment: DLCNET_GUEST_CACHE (kernel/initramfs cache, default <repo>/build/guest-cache).
+2 for bad arguments.  In two-guest mode: 0 only if both commands returned 0, else
+the status of the command that failed first; both statuses are printed on stderr.
+Environment: DLCNET_GUEST_CACHE (kernel/initramfs cache, default <repo>/build/guest-cache),
+DLCNET_GUEST_KERNEL_ARGS (extra guest kernel arguments, e.g. loglevel=7 to debug).
 EOF
 }
 bad_usage() { echo "$prog: $*" >&2; echo "(try: rdma-run.sh --help)" >&2; exit 2; }
@@ -64,12 +72,13 @@ mem=""
 smp=2
 guests=1
 netem=""
+grace=30
 force_guest=0
 keep=0
 extra_env=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --timeout|--mem|--smp|--guests|--netem|--env)
+    --timeout|--mem|--smp|--guests|--netem|--env|--grace)
       [ $# -ge 2 ] || bad_usage "$1 needs a value"
       opt="$1"; val="$2"; shift 2
       case "$opt" in
@@ -77,11 +86,12 @@ while [ $# -gt 0 ]; do
         --mem)     is_uint "$val" && [ "$val" -ge 256 ] || bad_usage "--mem wants MB >= 256, got '$val'"; mem="$val" ;;
         --smp)     is_uint "$val" && [ "$val" -ge 1 ] || bad_usage "--smp wants a CPU count, got '$val'"; smp="$val" ;;
         --guests)  [ "$val" = 1 ] || [ "$val" = 2 ] || bad_usage "--guests must be 1 or 2, got '$val'"; guests="$val" ;;
+        --grace)   is_uint "$val" || bad_usage "--grace wants seconds, got '$val'"; grace="$val" ;;
         --netem)   [ -n "$val" ] || bad_usage "--netem needs tc netem arguments"; netem="$val" ;;
         --env)     [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_]*(=.*)?$ ]] || bad_usage "--env wants NAME or NAME=VALUE, got '$val'"
                    extra_env+=("$val") ;;
       esac ;;
-    --timeout=*|--mem=*|--smp=*|--guests=*|--netem=*|--env=*)
+    --timeout=*|--mem=*|--smp=*|--guests=*|--netem=*|--env=*|--grace=*)
       # Accept --opt=value too by splitting it.
       set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
     --force-guest) force_guest=1; shift ;;
@@ -283,6 +293,9 @@ describe_cmd() {
 # ---- wait, with the timeout ------------------------------------------------------------------
 deadline=$((t_start + timeout_s))
 reported=()
+stopped=()
+failed_guest=""
+fail_at=0
 timed_out=0
 while :; do
   alive=0
@@ -293,11 +306,29 @@ while :; do
       reported[$i]=1
       note "guest $i finished after $((SECONDS - t_boot)) s"
       # A guest that died before stage 2 must not leave its peer at the barrier.
-      [ -e "$run/g$i/status" ] || [ "$guests" -eq 1 ] || touch "$run/abort"
+      [ -e "$run/g$i/status" ] || [ "$guests" -eq 1 ] || : >"$run/abort"
+      # Two guests: once one command has failed, its peer often waits for ever
+      # (a server for its client; perftest retries for ever against a dead peer),
+      # so the others get --grace seconds to finish, then are stopped.
+      if [ -z "$failed_guest" ] && [ "$(cat "$run/g$i/status" 2>/dev/null || echo x)" != 0 ]; then
+        failed_guest=$i
+        fail_at=$SECONDS
+      fi
     fi
   done
   [ "$alive" -gt 0 ] || break
   if [ "$SECONDS" -ge "$deadline" ]; then timed_out=1; break; fi
+  if [ -n "$failed_guest" ] && [ $((SECONDS - fail_at)) -ge "$grace" ]; then
+    for ((i = 0; i < guests; i++)); do
+      if kill -0 "${qemu_pids[$i]}" 2>/dev/null; then
+        stopped[$i]=1
+        kill -TERM "${qemu_pids[$i]}" 2>/dev/null || true
+      fi
+    done
+    sleep 1
+    for p in "${qemu_pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+    break
+  fi
   sleep 0.2
 done
 
@@ -319,6 +350,11 @@ rcs=()
 for ((i = 0; i < guests; i++)); do
   g="$run/g$i"
   rc=""
+  if [ -n "${stopped[$i]:-}" ]; then
+    echo "$prog: g$i stopped: still running $grace s after g$failed_guest failed" >&2
+    rcs+=(143)
+    continue
+  fi
   if [ -s "$g/status" ]; then
     rc="$(tr -dc '0-9' <"$g/status")"
   fi
@@ -347,6 +383,8 @@ if [ "$guests" -eq 1 ]; then
   exit "${rcs[0]}"
 fi
 echo "$prog: exit status g0=${rcs[0]} g1=${rcs[1]}" >&2
+# The status of the guest that failed first (a stopped peer's 143 is a consequence).
+[ -z "$failed_guest" ] || exit "${rcs[$failed_guest]}"
 for rc in "${rcs[@]}"; do
   [ "$rc" -eq 0 ] || exit "$rc"
 done
