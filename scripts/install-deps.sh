@@ -17,8 +17,8 @@ packages=(
   openmpi-bin libopenmpi-dev
   # reference benchmarks
   perftest
-  # Soft-RoCE guest: kernel unpacking, initramfs, emulator
-  qemu-system-x86 busybox-static cpio kmod iproute2 python3
+  # Soft-RoCE guest: kernel unpacking (xz: extract vmlinux), initramfs, emulator
+  qemu-system-x86 busybox-static cpio kmod iproute2 python3 xz-utils
 )
 
 missing=()
