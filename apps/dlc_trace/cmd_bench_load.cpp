@@ -1,10 +1,76 @@
+// dlc-trace bench-load JOB...: how fast a job loads and how much memory it takes (for
+// bench/trace_load.sh). Prints one JSON object.
+#include <sys/resource.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
 #include "apps/dlc_trace/commands.hpp"
+#include "core/clock.hpp"
+#include "core/run_context.hpp"
+#include "replay/trace_loader.hpp"
+#include "replay/trace_stats_report.hpp"
 
 namespace dlcnet::trace::cli {
+namespace {
 
-void add_bench_load(CLI::App& app, int* exit) {
-  (void)app;
-  (void)exit;
+struct BenchOptions {
+  std::vector<std::string> inputs;
+  std::string json;
+};
+
+uint64_t peak_rss_bytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;  // kilobytes on Linux
+}
+
+int run_bench(const BenchOptions& o, Argv args) {
+  Diagnostics scratch;
+  uint64_t input_bytes = 0;
+  for (const JobFile& f : discover_job_files(o.inputs, scratch)) {
+    std::error_code ec;
+    input_bytes += std::filesystem::file_size(f.path, ec);
+  }
+  const uint64_t rss_before = peak_rss_bytes();
+  const int64_t t0 = now_ns();
+  const LoadResult res = load_job(o.inputs);
+  const int64_t t1 = now_ns();
+  const uint64_t rss_after = peak_rss_bytes();
+  const Job& job = res.job;
+  const uint64_t records = job.record_count();
+  const double seconds = ns_to_s(t1 - t0);
+  const double per = records == 0 ? 0.0 : 1.0 / static_cast<double>(records);
+  nlohmann::json doc;
+  doc["context"] = make_run_context("dlc-trace bench-load", args.argc, args.argv);
+  doc["inputs"] = o.inputs;
+  doc["records"] = records;
+  doc["messages"] = job.messages.size();
+  doc["input_bytes"] = input_bytes;
+  doc["load_seconds"] = seconds;
+  doc["records_per_second"] = seconds > 0 ? static_cast<double>(records) / seconds : 0.0;
+  doc["input_bytes_per_second"] = seconds > 0 ? static_cast<double>(input_bytes) / seconds : 0.0;
+  doc["model_bytes"] = job.memory_bytes();
+  doc["model_bytes_per_record"] = static_cast<double>(job.memory_bytes()) * per;
+  doc["peak_rss_bytes"] = rss_after;
+  doc["peak_rss_bytes_per_record"] = static_cast<double>(rss_after) * per;
+  doc["rss_before_load_bytes"] = rss_before;
+  doc["diagnostics"] = diagnostics_to_json(res.diagnostics);
+  std::cout << doc.dump(2) << '\n';
+  if (!o.json.empty()) write_json_file(o.json, doc);
+  return res.ok() ? kExitOk : kExitRejected;
+}
+
+}  // namespace
+
+void add_bench_load(CLI::App& app, int* exit, Argv args) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "bench-load", "Time loading a job (records/s, bytes held per record, peak RSS) as JSON");
+  sub->add_option("JOB", o->inputs, "job directory, or node files")->required();
+  sub->add_option("--json", o->json, "also write the JSON to this file");
+  sub->callback([o, exit, args] { *exit = run_bench(*o, args); });
 }
 
 }  // namespace dlcnet::trace::cli

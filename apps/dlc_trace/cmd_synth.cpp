@@ -1,10 +1,151 @@
+// dlc-trace synth: generate a valid job (one directory, one folder per node, like a capture).
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
 #include "apps/dlc_trace/commands.hpp"
+#include "core/error.hpp"
+#include "core/run_context.hpp"
+#include "core/units.hpp"
+#include "replay/trace_sketch_writer.hpp"
+#include "replay/trace_synth.hpp"
 
 namespace dlcnet::trace::cli {
+namespace {
 
-void add_synth(CLI::App& app, int* exit) {
-  (void)app;
-  (void)exit;
+struct SynthOptions {
+  std::string out;
+  std::string model = "lenet5";
+  std::string model_file;
+  std::string sizes;
+  int64_t meta_bytes = -1;
+  uint64_t records = 0;
+  std::string split_above = "0";
+  double compute_ms = 10, update_us = 50, search_us = 5, think_us = 2, latency_us = 20;
+  double bandwidth_gbps = 10, clock_skew_s = 2;
+  bool no_sch = false;
+  SynthConfig config;
+};
+
+// The configuration as JSON, written beside the job so that checks know what to expect.
+nlohmann::json describe(const SynthConfig& c, uint64_t records) {
+  nlohmann::json j;
+  j["workers"] = c.workers;
+  j["servers"] = c.servers;
+  j["iterations"] = c.iterations;
+  j["model"] = c.model.name;
+  j["meta_bytes"] = c.model.meta_bytes;
+  nlohmann::json params = nlohmann::json::array();
+  for (const ModelParam& p : c.model.params)
+    params.push_back({{"name", p.name}, {"bytes", p.bytes}});
+  j["params"] = params;
+  j["compute_s"] = c.compute_s;
+  j["overlap"] = c.overlap;
+  j["update_s"] = c.update_s;
+  j["search_s"] = c.search_s;
+  j["think_s"] = c.think_s;
+  j["jitter"] = c.jitter;
+  j["latency_s"] = c.latency_s;
+  j["bandwidth_Bps"] = c.bandwidth_Bps;
+  j["split_above"] = c.split_above;
+  j["clock_skew_s"] = c.clock_skew_s;
+  j["seed"] = c.seed;
+  j["records"] = records;
+  return j;
+}
+
+int run_synth(SynthOptions& o, Argv args) {
+  SynthConfig& c = o.config;
+  if (!o.model_file.empty()) {
+    c.model = read_model_file(o.model_file);
+  } else if (!o.sizes.empty()) {
+    c.model = model_from_sizes(o.sizes);
+  } else {
+    c.model = preset_model(o.model);
+  }
+  if (o.meta_bytes >= 0) c.model.meta_bytes = static_cast<uint32_t>(o.meta_bytes);
+  c.compute_s = o.compute_ms * 1e-3;
+  c.update_s = o.update_us * 1e-6;
+  c.search_s = o.search_us * 1e-6;
+  c.think_s = o.think_us * 1e-6;
+  c.latency_s = o.latency_us * 1e-6;
+  c.bandwidth_Bps = o.bandwidth_gbps * 1e9 / 8;
+  c.clock_skew_s = o.clock_skew_s;
+  c.split_above = parse_size(o.split_above, "--split-above");
+  c.scheduler_files = !o.no_sch;
+  if (o.records != 0) {
+    // Iterations for about that many records: the count is affine in the iterations.
+    SynthConfig one = c;
+    one.iterations = 1;
+    SynthConfig two = c;
+    two.iterations = 2;
+    const uint64_t base = synth_record_count(one);
+    const uint64_t per = synth_record_count(two) - base;
+    c.iterations =
+        static_cast<uint32_t>(1 + (o.records > base ? (o.records - base + per / 2) / per : 0));
+  }
+  check_config(c);
+  const Job job = synthesize(c);
+  write_sketch_job(job, o.out);
+  const uint64_t records = job.record_count();
+  nlohmann::json doc;
+  doc["context"] = make_run_context("dlc-trace synth", args.argc, args.argv);
+  doc["config"] = describe(c, records);
+  write_json_file((std::filesystem::path(o.out) / "synth.json").string(), doc);
+  std::cout << "wrote " << o.out << ": " << c.workers << " workers, " << c.servers << " servers, "
+            << c.model.params.size() << " keys (" << c.model.name << "), " << c.iterations
+            << " iterations, " << records << " records, " << job.messages.size() << " messages\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_synth(CLI::App& app, int* exit, Argv args) {
+  auto o = std::make_shared<SynthOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "synth",
+      "Generate a valid job: W workers and S servers training a model (sizes of its "
+      "parameters) for N iterations; seeded and reproducible. Writes DIR/worker<i>/"
+      "trace_record.txt, DIR/server<j>/trace_record.txt, trace_sch_record.txt beside each, "
+      "and DIR/synth.json (the configuration)");
+  SynthConfig& c = o->config;
+  sub->add_option("-o,--out", o->out, "job directory to write")->required();
+  sub->add_option("-w,--workers", c.workers, "workers")->capture_default_str();
+  sub->add_option("-s,--servers", c.servers, "servers")->capture_default_str();
+  sub->add_option("-n,--iterations", c.iterations, "training iterations")->capture_default_str();
+  sub->add_option("--records", o->records,
+                  "choose the iterations for about this many records (overrides -n)");
+  sub->add_option("-m,--model", o->model, "preset model: lenet5 or resnet50")
+      ->capture_default_str();
+  sub->add_option("--model-file", o->model_file,
+                  "model file: one parameter a line, 'bytes' or 'name bytes'");
+  sub->add_option("--sizes", o->sizes, "parameter sizes, comma-separated (e.g. 2000,80,1M)");
+  sub->add_option("--meta-bytes", o->meta_bytes,
+                  "ps-lite meta bytes of every message (default: the preset's, else 64)");
+  sub->add_option("--compute-ms", o->compute_ms, "computation per iteration at each worker")
+      ->capture_default_str();
+  sub->add_option("--overlap", c.overlap,
+                  "share of the computation overlapped with pushes (backward pass)")
+      ->capture_default_str();
+  sub->add_option("--update-us", o->update_us, "server update time per key")->capture_default_str();
+  sub->add_option("--search-us", o->search_us, "server time to answer a pull")
+      ->capture_default_str();
+  sub->add_option("--think-us", o->think_us, "worker time from push ack to pull request")
+      ->capture_default_str();
+  sub->add_option("--jitter", c.jitter, "relative jitter of the times above, uniform +/-")
+      ->capture_default_str();
+  sub->add_option("--latency-us", o->latency_us, "one-way message latency before its bytes")
+      ->capture_default_str();
+  sub->add_option("--bandwidth-gbps", o->bandwidth_gbps, "link bandwidth")->capture_default_str();
+  sub->add_option("--split-above", o->split_above,
+                  "split keys larger than this over all servers (0: never)")
+      ->capture_default_str();
+  sub->add_option("--clock-skew-s", o->clock_skew_s, "node clocks off by up to this much")
+      ->capture_default_str();
+  sub->add_option("--seed", c.seed, "random seed")->capture_default_str();
+  sub->add_flag("--no-scheduler-files", o->no_sch, "do not write trace_sch_record.txt files");
+  sub->callback([o, exit, args] { *exit = run_synth(*o, args); });
 }
 
 }  // namespace dlcnet::trace::cli

@@ -35,7 +35,8 @@ int run_validate(const ValidateOptions& o) {
 
 }  // namespace
 
-void add_validate(CLI::App& app, int* exit) {
+void add_validate(CLI::App& app, int* exit, Argv args) {
+  (void)args;
   auto o = std::make_shared<ValidateOptions>();
   CLI::App* sub = app.add_subcommand(
       "validate",

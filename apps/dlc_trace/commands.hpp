@@ -12,11 +12,17 @@ inline constexpr int kExitRejected = 1;  // the trace has errors
 inline constexpr int kExitWarnings = 2;  // validate: loads, but with warnings
 inline constexpr int kExitFailure = 3;   // the tool could not do its job (I/O, bad option)
 
+// The command line, for the context block of JSON reports.
+struct Argv {
+  int argc = 0;
+  char** argv = nullptr;
+};
+
 // Each adds its subcommand to `app`; when the subcommand runs, its exit code lands in `*exit`.
-void add_validate(CLI::App& app, int* exit);
-void add_stats(CLI::App& app, int* exit);
-void add_synth(CLI::App& app, int* exit);
-void add_convert(CLI::App& app, int* exit);
-void add_bench_load(CLI::App& app, int* exit);
+void add_validate(CLI::App& app, int* exit, Argv args);
+void add_stats(CLI::App& app, int* exit, Argv args);
+void add_synth(CLI::App& app, int* exit, Argv args);
+void add_convert(CLI::App& app, int* exit, Argv args);
+void add_bench_load(CLI::App& app, int* exit, Argv args);
 
 }  // namespace dlcnet::trace::cli

@@ -11,11 +11,12 @@ int main(int argc, char** argv) {
       "traces (SketchDLC captures and dlcnet's native CSV)"};
   app.require_subcommand(1);
   int exit = kExitOk;
-  add_validate(app, &exit);
-  add_stats(app, &exit);
-  add_synth(app, &exit);
-  add_convert(app, &exit);
-  add_bench_load(app, &exit);
+  const Argv args{argc, argv};
+  add_validate(app, &exit, args);
+  add_stats(app, &exit, args);
+  add_synth(app, &exit, args);
+  add_convert(app, &exit, args);
+  add_bench_load(app, &exit, args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
