@@ -17,6 +17,8 @@
 set -euo pipefail
 
 prog="rdma-run"
+# depmod, modprobe, ip... live in sbin directories, which a non-login PATH may lack.
+export PATH="${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 guest_dir="$here/guest"
 
@@ -177,11 +179,20 @@ trap cleanup EXIT
 trap 'echo "$prog: interrupted" >&2; exit 130' INT
 trap 'echo "$prog: terminated" >&2; exit 143' TERM
 
+# The command's PATH: the caller's, then the system directories (root's sbin ones too),
+# each once.
+guest_path=""
+IFS=: read -r -a path_dirs <<<"${PATH:-}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+for d in "${path_dirs[@]}"; do
+  [ -n "$d" ] || continue
+  case ":$guest_path:" in *":$d:"*) ;; *) guest_path="${guest_path:+$guest_path:}$d" ;; esac
+done
+
 # Environment for the command: a clean, sane base plus the pass-through variables.
 write_env() {  # write_env FILE INDEX ADDR PEER
   local f="$1" i="$2" addr="$3" peer="$4" name e
   {
-    printf 'export PATH=%q\n' "${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    printf 'export PATH=%q\n' "$guest_path"
     printf 'export HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb LANG=C.UTF-8\n'
     for name in $(compgen -e); do
       case "$name" in

@@ -20,6 +20,8 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# depmod, modprobe, ip... live in sbin directories, which a non-login PATH may lack.
+export PATH="${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin"
 repo="$(cd "$here/../.." && pwd)"
 cache="${DLCNET_GUEST_CACHE:-$repo/build/guest-cache}"
 init_template="$here/init.sh"

@@ -129,6 +129,10 @@ fi
   . "$run/cmd.sh"     # CMD_CWD and the cmd array
   ulimit -l unlimited
   cd "$CMD_CWD" || { echo "rdma-run: cannot cd to $CMD_CWD in the guest" >&2; exit 125; }
+  if [[ "${cmd[0]}" != */* ]] && ! command -v -- "${cmd[0]}" >/dev/null 2>&1; then
+    echo "rdma-run: ${cmd[0]}: command not found (PATH=$PATH)" >&2
+    exit 127
+  fi
   exec "${cmd[@]}"
 ) >>"$run/stdout" 2>>"$run/stderr" </dev/null
 rc=$?
