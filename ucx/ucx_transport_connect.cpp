@@ -124,11 +124,16 @@ void UcxTransport::connect(Bootstrap& boot, std::span<const int> peers) {
   connected_ = true;
 }
 
-// Every rank sends its rank to every peer and waits for theirs, then flushes every endpoint.
-// Endpoint creation is lazy (tcp connects, RC wires up on first use), so the hellos are where
-// an unreachable peer shows; the flush returns only once every lane is wired up, so no
-// wire-up message is still queued when the caller starts measuring or tears down (UCX 1.13
-// asserts when a worker is destroyed with a wire-up request pending).
+// Three rounds, each waited for while progressing, all within connect_timeout_ms:
+// 1. hello: every rank sends its rank to every peer and waits for theirs. Endpoint creation
+//    is lazy (tcp connects, RC wires up on first use), so this is where an unreachable peer
+//    shows.
+// 2. flush: returns once every lane is wired up, so no wire-up message is left queued when
+//    the caller starts measuring or tears down (UCX 1.13 asserts when a worker is destroyed
+//    with a wire-up request pending).
+// 3. ready: a flush may need the peer's progress to finish, and a rank that returned from
+//    connect() no longer progresses; the last round only needs each peer to receive, which
+//    its own progress does, so no rank can be left waiting on one that already returned.
 void UcxTransport::handshake(std::span<const int> peers) {
   ucp_worker_h w = worker_.get();
   // Members, not locals: a request still in flight when we give up must not point at a dead
@@ -160,7 +165,8 @@ void UcxTransport::handshake(std::span<const int> peers) {
         ucp_worker_progress(w);
       if (s == UCS_INPROGRESS) {
         ucp_request_cancel(w, pd.req);
-        silent += (silent.empty() ? "" : ", ") + std::to_string(pd.rank);
+        silent += (silent.empty() ? "" : ", ") + std::string(pd.what) + " rank " +
+                  std::to_string(pd.rank);
       } else if (s != UCS_OK) {
         errors += "; " + std::string(pd.what) + " rank " + std::to_string(pd.rank) + ": " +
                   ucs_status_string(s);
@@ -168,35 +174,41 @@ void UcxTransport::handshake(std::span<const int> peers) {
       ucp_request_free(pd.req);
     }
     pending.clear();
+    return errors.empty() && silent.empty();
   };
-
-  for (size_t i = 0; i < peers.size(); ++i) {
-    ucp_request_param_t p{};
-    track(ucp_tag_recv_nbx(w, &hello_in_[i], sizeof(uint64_t), make_tag(kHelloKind, peers[i]),
-                           kTagFull, &p),
-          peers[i], "hello from");
-  }
-  for (int r : peers) {
-    ucp_request_param_t p{};
-    track(ucp_tag_send_nbx(peers_[r].ep.get(), &hello_out_, sizeof hello_out_,
-                           make_tag(kHelloKind, rank_), &p),
-          r, "hello to");
-  }
-  wait_all();
-  for (size_t i = 0; i < peers.size() && errors.empty() && silent.empty(); ++i)
-    if (hello_in_[i] != static_cast<uint64_t>(peers[i]))
-      errors += "; rank " + std::to_string(peers[i]) + " answered as rank " +
-                std::to_string(hello_in_[i]);
-  if (errors.empty() && silent.empty()) {
+  auto exchange = [&](ucp_tag_t kind, const char* from, const char* to) {
+    for (size_t i = 0; i < peers.size(); ++i) {
+      ucp_request_param_t p{};
+      track(ucp_tag_recv_nbx(w, &hello_in_[i], sizeof(uint64_t), make_tag(kind, peers[i]), kTagFull,
+                             &p),
+            peers[i], from);
+    }
+    for (int r : peers) {
+      ucp_request_param_t p{};
+      track(ucp_tag_send_nbx(peers_[r].ep.get(), &hello_out_, sizeof hello_out_,
+                             make_tag(kind, rank_), &p),
+            r, to);
+    }
+    if (!wait_all()) return false;
+    for (size_t i = 0; i < peers.size(); ++i)
+      if (hello_in_[i] != static_cast<uint64_t>(peers[i]))
+        errors += "; rank " + std::to_string(peers[i]) + " answered as rank " +
+                  std::to_string(hello_in_[i]);
+    return errors.empty();
+  };
+  auto flush = [&] {
     for (int r : peers) {
       ucp_request_param_t p{};
       track(ucp_ep_flush_nbx(peers_[r].ep.get(), &p), r, "flush to");
     }
-    wait_all();
-  }
+    return wait_all();
+  };
+
+  (void)(exchange(kHelloKind, "hello from", "hello to") && flush() &&
+         exchange(kReadyKind, "ready from", "ready to"));
   if (!silent.empty())
-    throw TimeoutError("ucx: connect(): no handshake with rank(s) " + silent + " within " +
-                       std::to_string(opts_.connect_timeout_ms) + " ms (" +
+    throw TimeoutError("ucx: connect(): no answer within " +
+                       std::to_string(opts_.connect_timeout_ms) + " ms: " + silent + " (" +
                        settings_text(selection_) + ")" + errors);
   if (!errors.empty())
     throw Error("ucx: connect(): handshake failed (" + settings_text(selection_) + ")" + errors);

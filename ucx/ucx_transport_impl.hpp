@@ -21,7 +21,8 @@ namespace dlcnet::ucx {
 // tag, so a message is only ever taken by a receive posted for its sender and kind.
 inline constexpr ucp_tag_t kTagFull = ~ucp_tag_t{0};
 inline constexpr ucp_tag_t kDataKind = ucp_tag_t{0x01} << 56;
-inline constexpr ucp_tag_t kHelloKind = ucp_tag_t{0x02} << 56;
+inline constexpr ucp_tag_t kHelloKind = ucp_tag_t{0x02} << 56;  // connect() rounds
+inline constexpr ucp_tag_t kReadyKind = ucp_tag_t{0x03} << 56;
 inline ucp_tag_t make_tag(ucp_tag_t kind, int sender) noexcept {
   return kind | static_cast<uint32_t>(sender);
 }

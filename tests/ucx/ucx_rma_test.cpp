@@ -1,6 +1,7 @@
 // Put and get between two UcxTransports in one process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "ucx/ucx_transport.hpp"
@@ -41,15 +42,17 @@ TEST_P(UcxRma, WriteAndReadMoveTheBytes) {
         *t, [&] { return t->post_write(peer, reg, 0, size, size, 1, true); }, "write");
     post_or_throw(
         *t, [&] { return t->post_read(peer, reg, 2 * size, size, 0, 2, true); }, "read");
-    std::vector<Completion> got;
-    auto rma = wait_completions(*t, 2);
-    got.insert(got.end(), rma.begin(), rma.end());
+    // Wait for write and read, then tell the peer. The peer's message may already be among
+    // the first two completions, so count: four completions in all (write, read, recv, send).
+    std::vector<Completion> got = wait_completions(*t, 2);
+    while (std::none_of(got.begin(), got.end(), [](auto& c) { return c.op == Op::write; }) ||
+           std::none_of(got.begin(), got.end(), [](auto& c) { return c.op == Op::read; })) {
+      auto more = wait_completions(*t, 1);
+      got.insert(got.end(), more.begin(), more.end());
+    }
     post_or_throw(
         *t, [&] { return t->post_send(peer, ctl_reg, 8, 8, 3, true); }, "post_send");
-    // The peer's message may have come in with the RMA completions already.
-    size_t have_recv = 0;
-    for (const Completion& c : got) have_recv += c.op == Op::recv;
-    auto rest = wait_completions(*t, 1 + (have_recv ? 0 : 1));
+    auto rest = wait_completions(*t, 4 - got.size());
     got.insert(got.end(), rest.begin(), rest.end());
 
     for (const Completion& c : got) {
@@ -58,8 +61,15 @@ TEST_P(UcxRma, WriteAndReadMoveTheBytes) {
         EXPECT_EQ(c.wr_id, c.op == Op::write ? 1u : 2u);
       }
     }
-    EXPECT_EQ(first_mismatch(data, size, size, peer), SIZE_MAX) << "written by the peer";
-    EXPECT_EQ(first_mismatch(data, 2 * size, size, peer), SIZE_MAX) << "read from the peer";
+    for (size_t base : {size, 2 * size}) {
+      size_t bad = first_mismatch(data, base, size, peer);
+      if (bad == SIZE_MAX) continue;
+      size_t bad_count = 0;
+      for (size_t i = bad; i < size; ++i) bad_count += data[base + i] != pattern(peer, i);
+      ADD_FAILURE() << (base == size ? "written by" : "read from") << " the peer: byte " << bad
+                    << " is " << int(data[base + bad]) << ", expected " << int(pattern(peer, bad))
+                    << "; " << bad_count << " bytes differ";
+    }
     boot.barrier();
   });
 }
