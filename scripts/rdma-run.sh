@@ -67,6 +67,9 @@ verbose=0
 note() { [ "$verbose" -eq 0 ] || echo "$prog: $*" >&2; }
 
 is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
+need_uint() {  # need_uint VALUE MIN MESSAGE: a whole number >= MIN, else usage error
+  if ! is_uint "$1" || [ "$1" -lt "$2" ]; then bad_usage "$3, got '$1'"; fi
+}
 
 # ---- arguments --------------------------------------------------------------------
 timeout_s=900
@@ -84,11 +87,11 @@ while [ $# -gt 0 ]; do
       [ $# -ge 2 ] || bad_usage "$1 needs a value"
       opt="$1"; val="$2"; shift 2
       case "$opt" in
-        --timeout) is_uint "$val" && [ "$val" -gt 0 ] || bad_usage "--timeout wants seconds > 0, got '$val'"; timeout_s="$val" ;;
-        --mem)     is_uint "$val" && [ "$val" -ge 256 ] || bad_usage "--mem wants MB >= 256, got '$val'"; mem="$val" ;;
-        --smp)     is_uint "$val" && [ "$val" -ge 1 ] || bad_usage "--smp wants a CPU count, got '$val'"; smp="$val" ;;
+        --timeout) need_uint "$val" 1 "--timeout wants seconds > 0"; timeout_s="$val" ;;
+        --mem)     need_uint "$val" 256 "--mem wants MB >= 256"; mem="$val" ;;
+        --smp)     need_uint "$val" 1 "--smp wants a CPU count >= 1"; smp="$val" ;;
         --guests)  [ "$val" = 1 ] || [ "$val" = 2 ] || bad_usage "--guests must be 1 or 2, got '$val'"; guests="$val" ;;
-        --grace)   is_uint "$val" || bad_usage "--grace wants seconds, got '$val'"; grace="$val" ;;
+        --grace)   need_uint "$val" 0 "--grace wants seconds"; grace="$val" ;;
         --netem)   [ -n "$val" ] || bad_usage "--netem needs tc netem arguments"; netem="$val" ;;
         --env)     [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_]*(=.*)?$ ]] || bad_usage "--env wants NAME or NAME=VALUE, got '$val'"
                    extra_env+=("$val") ;;
@@ -152,7 +155,10 @@ prep_out="$("$guest_dir/prepare.sh")" || { echo "$prog: preparing the guest kern
 while IFS='=' read -r k v; do
   case "$k" in KERNEL) kernel="$v" ;; INITRD) initrd="$v" ;; esac
 done <<<"$prep_out"
-[ -f "$kernel" ] && [ -f "$initrd" ] || { echo "$prog: prepare.sh gave no kernel/initrd" >&2; exit 125; }
+if [ ! -f "$kernel" ] || [ ! -f "$initrd" ]; then
+  echo "$prog: prepare.sh gave no kernel/initrd" >&2
+  exit 125
+fi
 note "kernel $kernel, initramfs $initrd ($((SECONDS - t_start)) s)"
 
 # ---- per-run directory -------------------------------------------------------------------
@@ -166,6 +172,7 @@ chmod 755 "$run"
 
 qemu_pids=()
 tail_pids=()
+# shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
   local p
   for p in "${qemu_pids[@]}" "${tail_pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -247,6 +254,7 @@ done
 t_boot=$SECONDS
 for ((i = 0; i < guests; i++)); do
   g="$run/g$i"
+  # shellcheck disable=SC2054  # the commas are QEMU's option syntax
   qargs=(
     -machine pc,accel=tcg -cpu max -m "$mem" -smp "$smp"   # TCG: KVM hangs on this host
     -nodefaults -no-user-config -display none -monitor none
@@ -316,7 +324,7 @@ while :; do
     if kill -0 "${qemu_pids[$i]}" 2>/dev/null; then
       alive=$((alive + 1))
     elif [ -z "${reported[$i]:-}" ]; then
-      reported[$i]=1
+      reported[i]=1
       note "guest $i finished after $((SECONDS - t_boot)) s"
       # A guest that died before stage 2 must not leave its peer at the barrier.
       [ -e "$run/g$i/status" ] || [ "$guests" -eq 1 ] || : >"$run/abort"
@@ -334,7 +342,7 @@ while :; do
   if [ -n "$failed_guest" ] && [ $((SECONDS - fail_at)) -ge "$grace" ]; then
     for ((i = 0; i < guests; i++)); do
       if kill -0 "${qemu_pids[$i]}" 2>/dev/null; then
-        stopped[$i]=1
+        stopped[i]=1
         kill -TERM "${qemu_pids[$i]}" 2>/dev/null || true
       fi
     done

@@ -21,6 +21,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 
 run=""
+# shellcheck disable=SC2013  # the command line is words
 for word in $(cat /proc/cmdline); do
   case "$word" in
     dlcnet.run=*) run="${word#dlcnet.run=}" ;;

@@ -17,6 +17,7 @@
 #   DLCNET_GUEST_KERNEL_PKG  kernel package to use instead of the one linux-image-amd64
 #                            depends on (e.g. linux-image-6.1.0-56-amd64)
 # All progress messages go to stderr; stdout carries only the KERNEL=/INITRD= lines.
+# shellcheck disable=SC2012,SC2013  # ls/grep over paths and offsets this script controls
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -95,7 +96,9 @@ if [ -z "$kdir" ]; then
   mkdir -p "$kdir.tmp"
   dpkg-deb -x "$deb" "$kdir.tmp/root"
   kver="$(ls "$kdir.tmp/root/lib/modules" | head -n1)"
-  [ -n "$kver" ] && [ -f "$kdir.tmp/root/boot/vmlinuz-$kver" ] || die "unexpected layout in $deb"
+  if [ -z "$kver" ] || [ ! -f "$kdir.tmp/root/boot/vmlinuz-$kver" ]; then
+    die "unexpected layout in $deb"
+  fi
   # The package ships no modules.dep (the postinst makes it); build one for modprobe.
   depmod -b "$kdir.tmp/root" "$kver"
   echo "$kver" >"$kdir.tmp/version"

@@ -15,7 +15,7 @@
 set -uo pipefail   # no -e: every failure here must end in a written status
 
 run="$1"
-# shellcheck source=/dev/null
+# shellcheck disable=SC1091
 . "$run/params.sh"   # RUN_MODE GUEST_INDEX GUEST_COUNT GUEST_ADDR PEER_ADDR NETEM SYNC_DIR HELPERS
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root
@@ -78,7 +78,7 @@ step rdma link add rxe0 type rxe netdev "$netdev"
 
 # rxe fills in its GID table asynchronously; wait for the IPv4 RoCE v2 GID and an
 # ACTIVE port so the command never sees a half-made device.
-# shellcheck source=gid-index.sh
+# shellcheck disable=SC1091  # a helper of this harness, sourced at run time
 . "$HELPERS/gid-index.sh"   # defines gid_index; sourcing runs nothing
 gid=""
 for ((try = 0; try < 100; try++)); do
@@ -122,6 +122,7 @@ fi
 # The command's process: clean environment (only what env.sh exports), unlimited
 # locked memory (verbs registrations pin pages), the caller's directory, no stdin.
 # A subshell rather than `env -i bash -c`: two execs fewer.
+# shellcheck disable=SC1091,SC2154  # env.sh and cmd.sh are written per run
 (
   for v in $(compgen -e); do unset "$v"; done
   export DLCNET_GID_INDEX="$gid"

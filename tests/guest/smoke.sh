@@ -16,6 +16,7 @@
 #   4. --timeout 5 on a hanging command gives 124, quickly, with the timeout message.
 #   5. two guests over the virtual wire: ib_send_lat server in g0, client in g1.
 #   plus argument errors exit 2 without booting anything.
+# shellcheck disable=SC2016  # guest commands are single-quoted: they expand in the guest
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
