@@ -13,13 +13,13 @@ namespace dlcnet::test {
 
 std::vector<Fabric> all_fabrics() {
   return {
-      {"tcp", "tcp", false, {"tcp"}},
+      {"tcp", "tcp", false, {"tcp"}, true},
       // sysv or posix carry messages, cma carries RMA and large messages.
-      {"shm", "sm", false, {"sysv", "posix"}},
+      {"shm", "sm", false, {"sysv", "posix"}, false},
       // rc_verbs carries everything; tcp only wires it up. UCX's usual helper for that,
       // ud_verbs ("rc_v"), never delivers a packet between two workers on rxe0 in the
       // Soft-RoCE guest (UCX 1.13, kernel 6.1), so RC endpoints would never connect there.
-      {"rc_verbs", "rc_verbs,tcp:aux", true, {"rc_verbs"}},
+      {"rc_verbs", "rc_verbs,tcp:aux", true, {"rc_verbs"}, true},
   };
 }
 

@@ -19,6 +19,7 @@ struct Fabric {
   bool needs_rdma;   // skipped unless an RDMA device exists
   // Transports of which describe() must name one on a lane carrying messages ("am").
   std::vector<std::string> message_transports;
+  bool detects_dead_peer;  // error mode "peer" possible (not over UCX 1.13 shared memory)
 };
 
 // tcp, shared memory, and RC verbs (the last one only where /sys/class/infiniband lists one).
