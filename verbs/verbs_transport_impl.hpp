@@ -28,6 +28,8 @@ inline constexpr unsigned kSeqBits = 48;
 inline constexpr uint64_t kSeqMask = (uint64_t{1} << kSeqBits) - 1;
 inline constexpr uint64_t kRecvFlag = uint64_t{1} << 63;
 inline constexpr size_t kMaxPeers = size_t{1} << 15;
+static_assert(kMaxPeers << kSeqBits == kRecvFlag,
+              "peer slot bits sit between the flag and the sequence");
 
 // ibv_poll_cq batch: amortises the CQ lock (rxe) and the doorbell-record read (mlx5).
 inline constexpr int kPollBatch = 16;
