@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Sets up and runs every test of dlcnet (the README's test command; .ci/run calls it).
+#   1. installs the Debian packages (scripts/install-deps.sh) and builds with warnings as errors;
+#   2. host tier: every test labelled `host` or `rdma` (device tests skip without a device);
+#   3. rdma tier: `ctest -L rdma` where an RDMA device exists: directly on an RDMA host, else
+#      inside the Soft-RoCE QEMU guest (scripts/rdma-run.sh), where they must pass;
+#   4. two-guest tier: tests labelled `guest2` boot two guests joined by a wire themselves.
+# Prints one closing line "tests: N passed, N failed, N skipped" and exits non-zero on any
+# failure. DLCNET_BUILD_DIR overrides the build folder (default: build).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build="${DLCNET_BUILD_DIR:-build}"
+jobs="${DLCNET_JOBS:-$(nproc)}"
+
+bash scripts/install-deps.sh
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$jobs"
+
+logs="$(mktemp -d /tmp/dlcnet-test.XXXXXX)"
+status=0
+# tier NAME COMMAND...: runs one tier, keeps its log, remembers a failure.
+tier() {
+  local name="$1"
+  shift
+  echo "=== $name ==="
+  local t0=$SECONDS
+  if "$@" 2>&1 | tee "$logs/$name.log"; then :; else status=1; fi
+  echo "=== $name: $((SECONDS - t0)) s ==="
+}
+
+tier host ctest --test-dir "$build" -LE guest2 --output-on-failure --timeout 900
+tier rdma bash scripts/rdma-run.sh --timeout 1800 -- \
+  ctest --test-dir "$build" -L rdma --output-on-failure --timeout 900
+if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+  tier guest2 ctest --test-dir "$build" -L guest2 --output-on-failure --timeout 1200
+fi
+
+# ctest's own summary line of each tier: "X% tests passed, F tests failed out of T".
+python3 - "$logs" <<'PY' || status=1
+import pathlib, re, sys
+passed = failed = skipped = 0
+for log in sorted(pathlib.Path(sys.argv[1]).glob("*.log")):
+    text = log.read_text(errors="replace")
+    m = re.findall(r"tests passed, (\d+) tests failed out of (\d+)", text)
+    if not m:
+        if "No tests were found" in text:
+            continue
+        print(f"{log.stem}: no ctest summary (the tier did not run to the end)")
+        failed += 1
+        continue
+    f, total = map(int, m[-1])
+    s = len(re.findall(r"\*\*\*Skipped|Not Run \(Disabled\)", text))
+    passed += total - f - s
+    failed += f
+    skipped += s
+print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
+sys.exit(1 if failed else 0)
+PY
+rm -rf "$logs"
+exit $status
