@@ -3,8 +3,11 @@
 // Semantics beyond the Transport interface:
 // - Set-up: opts.ucx_tls and opts.device become UCX_TLS and UCX_NET_DEVICES of this context
 //   only; empty ones leave the environment's UCX_* in charge. Unless the environment sets an
-//   RC retry count, RC transports get a finite one (6) so a dead peer fails instead of hanging
-//   on Soft-RoCE. connect() refuses peers whose effective UCX_TLS / UCX_NET_DEVICES differ.
+//   RC retry count, RC transports (when an RDMA device and UCX_TLS admit one) get a finite one
+//   (6) so a dead peer fails instead of hanging on Soft-RoCE. connect() refuses peers whose
+//   effective UCX_TLS / UCX_NET_DEVICES differ, naming both settings.
+// - connect() returns only once every endpoint carried a message both ways and is flushed
+//   (all lanes wired up), each wait bounded by connect_timeout_ms.
 // - Completions: a send completes when its buffer may be reused (UCX local completion); a
 //   recv when the data is in place; a read when the data has arrived. A SIGNALED write
 //   completes when the data is visible at the target (ucp_put_nbx followed by

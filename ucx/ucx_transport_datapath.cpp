@@ -8,12 +8,12 @@ namespace dlcnet::ucx {
 namespace {
 
 // Passing the region's memory handle spares UCX a registration-cache lookup per operation.
-constexpr uint32_t kSendAttrs =
+constexpr uint32_t kCallbackAttrs =
     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMH;
 
 ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
   ucp_request_param_t p;
-  p.op_attr_mask = kSendAttrs;
+  p.op_attr_mask = kCallbackAttrs;
   p.cb.send = &UcxTransport::on_send_done;
   p.user_data = &s;
   p.memh = memh;
@@ -136,7 +136,11 @@ void UcxTransport::on_peer_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status
   auto* p = static_cast<Peer*>(arg);
   p->failed = true;
   p->owner->fatal_ = true;
-  p->owner->set_error("endpoint", p->rank, ucs_status_string(status));
+  try {
+    p->owner->last_error_ = "ucx: endpoint to rank " + std::to_string(p->rank) +
+                            " failed: " + ucs_status_string(status);
+  } catch (...) {  // out of memory while reporting: keep the previous text
+  }
 }
 
 // ---- posting ----
@@ -165,7 +169,7 @@ Status UcxTransport::post_recv(int peer, RegionId region, size_t offset, size_t 
   ucp_request_param_t prm;
   // UCX 1.13 does not fill recv_info on immediate completion, so the arrived length would be
   // lost; NO_IMM_CMPL makes it call on_recv_done (with the length) inside this call instead.
-  prm.op_attr_mask = kSendAttrs | UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+  prm.op_attr_mask = kCallbackAttrs | UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
   prm.cb.recv = &UcxTransport::on_recv_done;
   prm.user_data = &s;
   prm.memh = r->memh.get();
