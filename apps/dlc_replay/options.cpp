@@ -1,0 +1,124 @@
+#include "apps/dlc_replay/options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "core/error.hpp"
+
+namespace dlcnet::replay::cli {
+namespace {
+
+void validate(Options& o, const std::string& mode, const std::string& op, const std::string& idle,
+              int rank, int world) {
+  RunOptions& r = o.run;
+  r.plan.mode = *mode_from_string(mode);
+  r.plan.transfer = *transfer_from_string(op);
+  r.idle = idle == "spin"    ? IdlePolicy::spin
+           : idle == "yield" ? IdlePolicy::yield
+                             : IdlePolicy::automatic;
+  if (r.plan.time_scale < 0) throw Error("--time-scale: must be 0 or more");
+  if (r.timeout_s < 1) throw Error("--timeout: at least 1 second");
+  if (r.clock_samples < 1 || r.clock_samples > 100) throw Error("--clock-samples: 1 to 100");
+  if (r.recv_ahead < 1) throw Error("--recv-ahead: at least 1");
+  if (rank >= 0) o.given.rank = rank;
+  if (world >= 0) o.given.world_size = world;
+  if (o.spawn && (o.given.rank || o.given.world_size || !o.given.coordinator.empty())) {
+    throw Error("--spawn starts every rank itself: give no --rank, --world-size or --coordinator");
+  }
+  if (o.spawn_timeout_s < 1) throw Error("--spawn-timeout: at least 1 second");
+}
+
+}  // namespace
+
+ParseResult parse_options(int argc, const char* const* argv) {
+  Options o;
+  RunOptions& r = o.run;
+  CLI::App app{
+      "dlc-replay: replay a DLC trace's messages over verbs or UCX, one process per trace "
+      "node, and report what every message experienced"};
+  std::string mode = "dag", op = "send", idle = "auto";
+  int rank = -1, world = -1;
+  uint64_t token = 0;
+  app.add_option("job", r.inputs, "job directory (or trace files)")->required();
+  app.add_option("--mode", mode,
+                 "dag: dependencies + think time; timed: trace time stamps; "
+                 "asap: dependencies only")
+      ->check(CLI::IsMember({"dag", "timed", "asap"}))
+      ->capture_default_str();
+  app.add_option("--time-scale", r.plan.time_scale, "multiply think times (timed: time stamps)")
+      ->capture_default_str();
+  app.add_option("--iterations", r.plan.iterations,
+                 "training iterations to replay: fewer cuts the job, more loops it (0: as traced)");
+  app.add_option("--op", op, "push/pull as send/receive, or RDMA write + notification")
+      ->check(CLI::IsMember({"send", "write"}))
+      ->capture_default_str();
+  app.add_option("--map", r.map_spec,
+                 "trace node to rank, e.g. server0=0,worker0=1 (default: "
+                 "workers then servers)");
+  app.add_option("--transport", r.transport_kind, "auto, verbs or ucx")
+      ->check(CLI::IsMember({"auto", "verbs", "ucx"}))
+      ->capture_default_str();
+  app.add_option("--ucx-tls", r.transport.ucx_tls, "UCX_TLS for the UCX transport (e.g. sm, tcp)");
+  app.add_option("-d,--ib-dev", r.transport.device, "RDMA device (default: first active)");
+  app.add_option("-i,--ib-port", r.transport.ib_port, "device port (default: first active)");
+  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index (default: RoCE v2 IPv4)");
+  app.add_flag("--rdma-cm", r.transport.rdma_cm, "connect queue pairs with rdma_cm");
+  app.add_option("--rank", rank, "this process's rank (else from mpirun, PMI or srun)");
+  app.add_option("--world-size", world, "number of ranks");
+  app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
+  auto* tok = app.add_option("--job-token", token, "shared secret of this job's ranks");
+  app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
+  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this");
+  app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
+  app.add_option("--records", r.records_path,
+                 "per-message CSV, one file per rank (PATH.rank<R>.csv, or %r in PATH)");
+  app.add_option("--fct", r.fct_path, "write the flows in HPCC's fct.txt layout here (rank 0)");
+  app.add_option("--link-gbps", r.link_gbps,
+                 "--fct: link rate for standalone_fct (default: "
+                 "estimated from the run)");
+  app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
+      ->capture_default_str();
+  app.add_option("--timeout", r.timeout_s, "seconds without progress before giving up")
+      ->capture_default_str();
+  app.add_option("--recv-ahead", r.recv_ahead, "receives posted ahead per peer")
+      ->capture_default_str();
+  app.add_option("--idle", idle,
+                 "when idle: spin, yield the CPU, or auto (yield when more "
+                 "ranks than cores share the host)")
+      ->check(CLI::IsMember({"auto", "spin", "yield"}))
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");
+  app.add_option("--fault-rank", r.fault_rank)->group("");    // tests: kill this rank...
+  app.add_option("--fault-after", r.fault_after)->group("");  // ...after this many completions
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return {std::nullopt, rc == 0 ? 0 : 2};
+  }
+  if (tok->count() > 0) o.given.job_token = token;
+  try {
+    validate(o, mode, op, idle, rank, world);
+  } catch (const Error& e) {
+    std::cerr << "dlc-replay: " << e.what() << '\n';
+    return {std::nullopt, 2};
+  }
+  return {std::move(o), 0};
+}
+
+std::vector<std::string> spawn_args(int argc, const char* const* argv) {
+  std::vector<std::string> out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--spawn") continue;
+    if (a == "--spawn-timeout") {
+      ++i;
+      continue;
+    }
+    if (a.rfind("--spawn-timeout=", 0) == 0) continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+}  // namespace dlcnet::replay::cli

@@ -1,0 +1,30 @@
+// dlc-replay's command line, parsed and checked into plain data.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apps/dlc_replay/run.hpp"
+#include "launch/rank_env.hpp"
+
+namespace dlcnet::replay::cli {
+
+struct Options {
+  RunOptions run;
+  ExplicitRank given;  // --rank, --world-size, --coordinator, --job-token
+  bool spawn = false;
+  int spawn_timeout_s = 3600;
+};
+
+struct ParseResult {
+  std::optional<Options> options;
+  int exit_code = 0;  // when options is empty: 0 after --help, 2 for bad usage
+};
+
+ParseResult parse_options(int argc, const char* const* argv);
+
+// argv[1..] without --spawn and --spawn-timeout: what each spawned rank is started with.
+std::vector<std::string> spawn_args(int argc, const char* const* argv);
+
+}  // namespace dlcnet::replay::cli

@@ -1,0 +1,47 @@
+// One rank of a replay from start to end: load the job, join the bootstrap, open and connect
+// the transport, align clocks, replay, align clocks again, gather at rank 0 and report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/transport.hpp"
+#include "replay/replay_options.hpp"
+
+namespace dlcnet::replay {
+
+enum class IdlePolicy { automatic, spin, yield };
+
+struct RunOptions {
+  std::vector<std::string> inputs;  // job directory or files
+  PlanOptions plan;                 // part_bytes is agreed between the ranks at run time
+  std::string map_spec;
+  std::string transport_kind = "auto";
+  TransportOptions transport;
+  // Rank environment (launch/rank_env.hpp), resolved by the caller.
+  int rank = 0;
+  int world_size = 1;
+  std::string coordinator_host = "127.0.0.1";
+  uint16_t port = 0;
+  uint64_t job_token = 0;
+  std::string rank_source = "options";
+  std::string json_path, records_path, fct_path;
+  double link_gbps = 0;
+  uint32_t clock_samples = 32;
+  int timeout_s = 30;
+  uint32_t recv_ahead = 64;
+  IdlePolicy idle = IdlePolicy::automatic;
+  bool quiet = false;
+  int fault_rank = -1;  // test hook: this rank kills itself after fault_after completions
+  int64_t fault_after = -1;
+};
+
+// The records file of `rank`: PATH with "%r" replaced by the rank, else ".rank<R>" inserted
+// before the extension (PATH itself when there is one rank).
+std::string rank_path(const std::string& path, int rank, int world_size);
+
+// Runs this rank. Returns the exit code: 0 when the replay is complete and correct, 1 when
+// rank 0 found it wrong. Throws Error for failures (the caller prints them, exit code 1).
+int run_rank(const RunOptions& options, int argc, const char* const* argv);
+
+}  // namespace dlcnet::replay

@@ -1,0 +1,57 @@
+// Who am I in a multi-process run: rank, world size, where the bootstrap coordinator listens
+// and the job token, from (in order) explicit options, Open MPI's or PMI's environment, or
+// Slurm's. Pure parsing over an environment lookup, so tests need no launcher.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlcnet {
+
+// Returns the variable's value or nullopt when unset (tests pass a map, real runs getenv).
+using EnvLookup = std::function<std::optional<std::string>(const char*)>;
+EnvLookup process_env();
+
+struct ExplicitRank {
+  std::optional<int> rank;
+  std::optional<int> world_size;
+  std::string coordinator;  // "HOST:PORT", "" when not given
+  std::optional<uint64_t> job_token;
+};
+
+struct RankEnv {
+  int rank = 0;
+  int world_size = 1;
+  std::string coordinator_host;
+  uint16_t port = 0;
+  uint64_t job_token = 0;
+  std::string source;            // "options", "open-mpi", "pmi", "slurm"
+  std::string coordinator_from;  // how the coordinator was found, for the report
+};
+
+// The default port when a launcher gives none: derived from the launcher's job id so that two
+// jobs on one host do not collide, in [kPortBase, kPortBase + kPortSpan).
+inline constexpr uint16_t kPortBase = 20000;
+inline constexpr uint16_t kPortSpan = 20000;
+
+// Resolves the rank environment. Explicit options win field by field over the launcher's.
+// Returns nullopt when neither options nor a launcher give a rank; throws Error for
+// inconsistent values (rank outside the world, a bad HOST:PORT, a launcher that names no
+// coordinator), naming the variable or option.
+std::optional<RankEnv> resolve_rank_env(const ExplicitRank& given, const EnvLookup& env);
+
+// "HOST:PORT" (also "[v6]:PORT"). Throws Error naming `what` on a malformed value.
+std::pair<std::string, uint16_t> parse_host_port(std::string_view text, std::string_view what);
+
+// Slurm hostlist expansion: "node[01-03,7],gpu7" -> node01 node02 node03 node7 gpu7 (zero
+// padding kept). Throws Error on unbalanced brackets or a bad range.
+std::vector<std::string> expand_hostlist(std::string_view list);
+
+// FNV-1a of a string: stable across hosts and builds (std::hash is not).
+uint64_t stable_hash(std::string_view text) noexcept;
+
+}  // namespace dlcnet

@@ -1,0 +1,160 @@
+#include "replay/replay_clock_sync.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <fstream>
+
+#include "core/clock.hpp"
+#include "core/deadline.hpp"
+#include "core/error.hpp"
+#include "core/wire.hpp"
+
+namespace dlcnet::replay {
+namespace {
+
+constexpr size_t kPingBytes = 8;
+// wr_ids of the clock traffic: distinct from the engine's (it runs before and after only).
+constexpr uint64_t kPingId = 0xC10C'0000'0000'0001ull;
+
+class Pinger {
+ public:
+  Pinger(Transport& t, RegionId region, std::chrono::milliseconds timeout)
+      : t_(t), region_(region), deadline_(Deadline::after(timeout)), timeout_(timeout) {}
+
+  void send(int peer) {
+    for (;;) {
+      const Status s = t_.post_send(peer, region_, 0, kPingBytes, kPingId, true);
+      if (s == Status::ok) return;
+      if (s == Status::failed) fail(peer, "send: " + t_.last_error());
+      wait_any(peer, nullptr);  // busy: make room
+    }
+  }
+  void recv(int peer) {
+    if (t_.post_recv(peer, region_, 0, kPingBytes, kPingId) != Status::ok) {
+      fail(peer, "post_recv: " + t_.last_error());
+    }
+  }
+  // Polls until a receive completes (the time it was seen is returned); counts sends.
+  int64_t wait_recv(int peer) {
+    int64_t at = 0;
+    while (at == 0) wait_any(peer, &at);
+    return at;
+  }
+  void drain_sends(int peer, uint32_t expected) {
+    while (sends_done_ < expected) wait_any(peer, nullptr);
+    sends_done_ = 0;
+  }
+
+ private:
+  void wait_any(int peer, int64_t* recv_at) {
+    std::array<Completion, 8> c;
+    for (uint32_t spin = 0;; ++spin) {
+      const int n = t_.poll(c);
+      const int64_t now = now_ns();
+      if (n < 0) fail(peer, t_.last_error());
+      bool got = false;
+      for (int i = 0; i < n; ++i) {
+        if (!c[i].ok) fail(c[i].peer, std::string(to_string(c[i].op)) + " failed: " + c[i].error);
+        if (c[i].op == Op::recv) {
+          if (recv_at != nullptr) *recv_at = now;
+        } else {
+          ++sends_done_;
+        }
+        got = true;
+      }
+      if (got) return;
+      if ((spin & 1023) == 1023 && deadline_.expired()) {
+        fail(peer, "no answer within " + std::to_string(timeout_.count() / 1000) + " s");
+      }
+    }
+  }
+  [[noreturn]] void fail(int peer, const std::string& what) {
+    throw Error("clock synchronisation with rank " + std::to_string(peer) + ": " + what);
+  }
+
+  Transport& t_;
+  RegionId region_;
+  Deadline deadline_;
+  std::chrono::milliseconds timeout_;
+  uint32_t sends_done_ = 0;
+};
+
+}  // namespace
+
+HostIdentity this_host() {
+  HostIdentity h;
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) == 0) h.hostname = name;
+  std::ifstream f("/proc/sys/kernel/random/boot_id");
+  std::getline(f, h.boot_id);
+  return h;
+}
+
+std::vector<HostIdentity> exchange_identities(Bootstrap& boot) {
+  const HostIdentity me = this_host();
+  WireWriter w;
+  w.str(me.hostname).str(me.boot_id);
+  std::vector<Bytes> all = boot.allgather(w.bytes());
+  std::vector<HostIdentity> out;
+  for (size_t r = 0; r < all.size(); ++r) {
+    WireReader rd(all[r], "host identity of rank " + std::to_string(r));
+    HostIdentity h;
+    h.hostname = rd.str("hostname");
+    h.boot_id = rd.str("boot_id");
+    rd.expect_end();
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+std::vector<OffsetEstimate> measure_offsets(Transport& t, Bootstrap& boot, RegionId region,
+                                            uint32_t samples, std::chrono::milliseconds timeout) {
+  const int n = boot.size();
+  const int me = boot.rank();
+  Pinger p(t, region, timeout);
+  WireWriter w;
+  if (me == 0) {
+    for (int r = 1; r < n; ++r) {
+      for (uint32_t k = 0; k < samples; ++k) {
+        p.recv(r);
+        const int64_t t0 = now_ns();
+        p.send(r);
+        const int64_t t1 = p.wait_recv(r);
+        w.i64(t0).i64(t1);
+      }
+      p.drain_sends(r, samples);
+    }
+  } else if (n > 1) {
+    for (uint32_t k = 0; k < samples; ++k) p.recv(0);
+    for (uint32_t k = 0; k < samples; ++k) {
+      w.i64(p.wait_recv(0));
+      p.send(0);
+    }
+    p.drain_sends(0, samples);
+  }
+  std::vector<Bytes> all = boot.allgather(w.bytes());
+  std::vector<OffsetEstimate> out(static_cast<size_t>(n));
+  out[0].samples = samples;
+  if (n == 1) return out;
+  WireReader r0(all[0], "clock samples of rank 0");
+  std::vector<std::vector<ClockSample>> s(static_cast<size_t>(n));
+  for (int r = 1; r < n; ++r) {
+    for (uint32_t k = 0; k < samples; ++k) {
+      ClockSample c;
+      c.t0 = r0.i64("t0");
+      c.t1 = r0.i64("t1");
+      s[r].push_back(c);
+    }
+  }
+  r0.expect_end();
+  for (int r = 1; r < n; ++r) {
+    WireReader rr(all[r], "clock samples of rank " + std::to_string(r));
+    for (uint32_t k = 0; k < samples; ++k) s[r][k].t_remote = rr.i64("t_remote");
+    rr.expect_end();
+    out[r] = estimate_offset(s[r]);
+  }
+  return out;
+}
+
+}  // namespace dlcnet::replay

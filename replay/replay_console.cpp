@@ -1,0 +1,211 @@
+#include "replay/replay_console.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "core/table.hpp"
+#include "core/units.hpp"
+
+namespace dlcnet::replay {
+namespace {
+
+std::string us(double s) {
+  return fixed(s * 1e6, 1);
+}
+
+std::string signed_duration(double ns) {
+  const double a = std::fabs(ns);
+  const char* sign = ns < 0 ? "-" : "+";
+  if (a >= 1e9) return sign + fixed(a * 1e-9, 3) + " s";
+  if (a >= 1e6) return sign + fixed(a * 1e-6, 3) + " ms";
+  return sign + fixed(a * 1e-3, 1) + " us";
+}
+
+void print_clocks(std::ostream& out, const ReplayReport& r) {
+  std::string same;
+  for (size_t k = 1; k < r.clocks.size(); ++k) {
+    const ClockReport& c = r.clocks[k];
+    if (c.model.same_clock) {
+      same += (same.empty() ? "" : ", ") + std::to_string(k);
+      continue;
+    }
+    out << "# clock of rank " << k << " (" << c.host.hostname << "): offset to rank 0 "
+        << signed_duration(c.model.offset_ns) << " +/- " << fixed(c.model.uncertainty_ns * 1e-3, 1)
+        << " us (min round trip " << fixed(static_cast<double>(c.before.rtt_ns) * 1e-3, 1)
+        << " us), drift " << fixed(c.model.drift * 1e6, 2) << " ppm\n";
+  }
+  if (!same.empty()) {
+    out << "# clock: rank" << (same.find(',') == std::string::npos ? " " : "s ") << same
+        << " share rank 0's clock (same host): cross-rank latencies there are exact\n";
+  }
+}
+
+void print_iterations(std::ostream& out, const ReplayReport& r) {
+  Table t({{"iteration", ""},
+           {"source", ""},
+           {"iter_time", "usec"},
+           {"comm", "usec"},
+           {"compute", "usec"},
+           {"overlap", "%"},
+           {"wait", "usec"},
+           {"sync", "usec"},
+           {"update", "usec"},
+           {"search", "usec"}});
+  const auto trace_rows = iteration_rows(r.trace_stats);
+  const auto replay_rows = iteration_rows(r.replay_stats);
+  auto add = [&](const std::string& it, const char* source, const IterationRow& x) {
+    const bool w = x.workers > 0, s = x.servers > 0;
+    t.add_row({it, source, w ? us(x.total_s) : "-", w ? us(x.comm_s) : "-",
+               w ? us(x.compute_s) : "-", w ? fixed(x.overlap * 100, 1) : "-",
+               w ? us(x.wait_s) : "-", s ? us(x.sync_s) : "-", s ? us(x.update_s) : "-",
+               s ? us(x.search_s) : "-"});
+  };
+  std::map<int32_t, std::pair<const IterationRow*, const IterationRow*>> rows;
+  for (const auto& x : trace_rows) rows[x.iteration].first = &x;
+  for (const auto& x : replay_rows) rows[x.iteration].second = &x;
+  const IterationRow none;
+  for (const auto& [it, p] : rows) {
+    add(std::to_string(it), "trace", p.first ? *p.first : none);
+    add(std::to_string(it), "replay", p.second ? *p.second : none);
+  }
+  add("mean", "trace", mean_row(trace_rows));
+  add("mean", "replay", mean_row(replay_rows));
+  out << "\n# per iteration (means over workers and servers; trace times from each node's "
+         "clock)\n";
+  t.print(out);
+}
+
+void print_fidelity(std::ostream& out, const ReplayReport& r, const trace::Job& job,
+                    const RankMap& map) {
+  Table t({{"rank", ""},
+           {"node", ""},
+           {"sent", ""},
+           {"received", ""},
+           {"#wrong", ""},
+           {"sched_p50", "usec"},
+           {"sched_p99", "usec"},
+           {"sched_max", "usec"},
+           {"held", ""},
+           {"hold_p99", "usec"}});
+  for (const RankReport& k : r.ranks) {
+    const LatencySummary s = summarize_latency(k.sched_error_s);
+    const LatencySummary h = summarize_latency(k.order_hold_s);
+    t.add_row({std::to_string(k.rank), job.nodes[map.node_of(k.rank)].name(),
+               std::to_string(k.sends), std::to_string(k.receives), std::to_string(k.wrong),
+               fixed(s.p50 * 1e6, 2), fixed(s.p99 * 1e6, 2), fixed(s.max * 1e6, 2),
+               std::to_string(h.count), fixed(h.p99 * 1e6, 1)});
+  }
+  out << "\n# replay fidelity: scheduling error = post - (dependencies completed + think time); "
+         "held = sends that waited for their channel's order\n";
+  t.print(out);
+}
+
+void print_latency(std::ostream& out, const ReplayReport& r) {
+  Table t({{"src", ""},
+           {"dst", ""},
+           {"messages", ""},
+           {"bytes", ""},
+           {"one-way_p50", "usec"},
+           {"one-way_p99", "usec"},
+           {"one-way_max", "usec"},
+           {"+/-bound", "usec"}});
+  for (const PairLatency& p : r.pairs) {
+    t.add_row({std::to_string(p.src), std::to_string(p.dst), std::to_string(p.messages),
+               format_size(p.bytes), fixed(p.one_way_s.p50 * 1e6, 1),
+               fixed(p.one_way_s.p99 * 1e6, 1), fixed(p.one_way_s.max * 1e6, 1),
+               fixed(p.bound_s * 1e6, 1)});
+  }
+  out << "\n# one-way latency per rank pair: sender's post to arrival at the receiver, on rank "
+         "0's clock\n";
+  t.print(out);
+}
+
+}  // namespace
+
+std::vector<IterationRow> iteration_rows(const trace::JobStats& stats) {
+  std::map<int32_t, IterationRow> rows;
+  for (const trace::NodeStats& n : stats.nodes) {
+    for (const trace::WorkerIteration& w : n.worker_iterations) {
+      if (!w.complete) continue;
+      IterationRow& x = rows[w.iteration];
+      x.iteration = w.iteration;
+      ++x.workers;
+      x.total_s += w.total_s;
+      x.comm_s += w.phase3_s;
+      x.compute_s += w.computation_s;
+      x.overlap += w.overlap_ratio;
+      x.wait_s += w.wait_s;
+    }
+    for (const trace::ServerIteration& s : n.server_iterations) {
+      if (!s.complete) continue;
+      IterationRow& x = rows[s.iteration];
+      x.iteration = s.iteration;
+      ++x.servers;
+      x.sync_s += s.sync_s;
+      x.update_s += s.update_mean_s;
+      x.search_s += s.search_mean_s;
+    }
+  }
+  std::vector<IterationRow> out;
+  for (auto& [it, x] : rows) {
+    if (x.workers) {
+      const double w = x.workers;
+      x.total_s /= w, x.comm_s /= w, x.compute_s /= w, x.overlap /= w, x.wait_s /= w;
+    }
+    if (x.servers) {
+      const double s = x.servers;
+      x.sync_s /= s, x.update_s /= s, x.search_s /= s;
+    }
+    out.push_back(x);
+  }
+  return out;
+}
+
+IterationRow mean_row(const std::vector<IterationRow>& rows) {
+  IterationRow m;
+  for (const IterationRow& x : rows) {
+    if (x.workers) {
+      ++m.workers;
+      m.total_s += x.total_s, m.comm_s += x.comm_s, m.compute_s += x.compute_s;
+      m.overlap += x.overlap, m.wait_s += x.wait_s;
+    }
+    if (x.servers) {
+      ++m.servers;
+      m.sync_s += x.sync_s, m.update_s += x.update_s, m.search_s += x.search_s;
+    }
+  }
+  if (m.workers) {
+    const double w = m.workers;
+    m.total_s /= w, m.comm_s /= w, m.compute_s /= w, m.overlap /= w, m.wait_s /= w;
+  }
+  if (m.servers) {
+    const double s = m.servers;
+    m.sync_s /= s, m.update_s /= s, m.search_s /= s;
+  }
+  return m;
+}
+
+void print_report(std::ostream& out, const ReplayReport& r, const trace::Job& job,
+                  const RankMap& map) {
+  out << "# dlc-replay:";
+  for (const auto& in : r.inputs) out << ' ' << in;
+  out << "  (" << job.num_workers << " workers, " << job.num_servers
+      << " servers; the scheduler is not replayed)\n";
+  out << "# mode " << to_string(r.options.mode) << ", time scale " << r.options.time_scale
+      << ", iterations " << r.copies.replay_iterations << " (the trace has "
+      << r.copies.trace_iterations << (r.copies.count > 1 ? ", looped" : "") << "), op "
+      << to_string(r.options.transfer) << ", transport " << r.transport << " ("
+      << r.transport_reason << "), " << r.world_size << " ranks from " << r.rank_source << '\n';
+  out << "# " << map.describe(job) << '\n';
+  print_clocks(out, r);
+  print_iterations(out, r);
+  print_fidelity(out, r, job, map);
+  print_latency(out, r);
+  out << "\n# scheduling error over all ranks: p50 " << fixed(r.sched_error_s.p50 * 1e6, 2)
+      << " us, p99 " << fixed(r.sched_error_s.p99 * 1e6, 2) << " us, max "
+      << fixed(r.sched_error_s.max * 1e6, 2) << " us; run took " << fixed(r.duration_s, 3)
+      << " s\n";
+  out << (r.ok ? "# OK: " : "# FAILED: ") << r.verdict << '\n';
+}
+
+}  // namespace dlcnet::replay

@@ -1,0 +1,26 @@
+// The console report of a replay: the run, the rank map and clocks, per-iteration overheads
+// of the trace next to the replay's, replay fidelity per rank, one-way latency per pair, and
+// an OK/FAILED line.
+#pragma once
+
+#include <ostream>
+
+#include "replay/replay_report.hpp"
+
+namespace dlcnet::replay {
+
+// Per-iteration means over the workers (servers) whose iteration is complete.
+struct IterationRow {
+  int32_t iteration = 0;
+  uint32_t workers = 0, servers = 0;
+  double total_s = 0, comm_s = 0, compute_s = 0, overlap = 0, wait_s = 0;
+  double sync_s = 0, update_s = 0, search_s = 0;
+};
+std::vector<IterationRow> iteration_rows(const trace::JobStats& stats);
+// The mean of the rows that have workers (servers), as iteration 0.
+IterationRow mean_row(const std::vector<IterationRow>& rows);
+
+void print_report(std::ostream& out, const ReplayReport& report, const trace::Job& job,
+                  const RankMap& map);
+
+}  // namespace dlcnet::replay

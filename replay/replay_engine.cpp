@@ -1,0 +1,190 @@
+// Engine set-up, the main loop and the bookkeeping around it (records, liveness, watchdog).
+// Posting and completions are in replay_engine_datapath.cpp.
+#include <sched.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "replay/replay_engine.hpp"
+#include "replay/replay_engine_internal.hpp"
+
+namespace dlcnet::replay {
+
+namespace {
+
+// Records are written when the next post is at least this far away, so that formatting a CSV
+// line never delays a post; and at least every kFlushEvery anyway.
+constexpr int64_t kWriteSlackNs = 50'000;
+constexpr int64_t kFlushEveryNs = 100'000'000;
+constexpr int64_t kCheckPeersEveryNs = 50'000'000;
+// Empty polls before yielding the CPU, and the least idle time ahead that makes it worth it.
+constexpr uint32_t kIdleSpinsBeforeYield = 64;
+constexpr int64_t kYieldSlackNs = 20'000;
+
+}  // namespace
+
+Engine::Engine(const RankPlan& plan, Transport& t, Bootstrap& boot, RegionId region,
+               EngineConfig cfg)
+    : plan_(plan), t_(t), boot_(boot), region_(region), cfg_(std::move(cfg)) {
+  if (!cfg_.rank_name) cfg_.rank_name = [](int r) { return "rank " + std::to_string(r); };
+}
+
+void Engine::prepare() {
+  const size_t n = plan_.entries.size();
+  const size_t world = plan_.sends_to.size();
+  res_.times.assign(n, EntryTimes{});
+  res_.sched_error_s.reserve(plan_.sends);
+  res_.order_hold_s.reserve(plan_.sends);
+  deps_left_.assign(n, 0);
+  dep_max_.assign(n, 0);
+  parts_posted_.assign(n, 0);
+  parts_done_.assign(n, 0);
+  flags_.assign(n, 0);
+  next_send_.assign(world, 0);
+  next_notify_.assign(world, 0);
+  next_recv_.assign(world, 0);
+  recvs_outstanding_.assign(world, 0);
+  arrived_.assign(world, 0);
+  sends_done_.assign(world, 0);
+  last_post_.assign(world, INT64_MIN);
+  pending_flag_.assign(world, 0);
+  pending_.reserve(world);
+  heap_.reserve(n);
+  work_.reserve(n);
+  to_write_.reserve(n);
+  notifies_left_ = cfg_.transfer == Transfer::write ? plan_.sends : 0;
+  for (size_t p = 0; p < world; ++p) post_receives(static_cast<int>(p));
+}
+
+EngineResult Engine::run(int64_t start_ns) {
+  res_.start_ns = start_ns;
+  last_progress_ = last_flush_ = last_check_ = start_ns;
+  try {
+    const bool timed = cfg_.mode == Mode::timed;
+    for (uint32_t e = 0; e < plan_.entries.size(); ++e) {
+      deps_left_[e] = timed ? 0 : static_cast<uint32_t>(plan_.timeline.deps_of(e).size());
+      dep_max_[e] = start_ns;
+    }
+    for (uint32_t e = 0; e < plan_.entries.size(); ++e) {
+      if (deps_left_[e] == 0) on_deps_done(e);
+    }
+    drain_work();
+    loop();
+  } catch (...) {
+    // Keep what completed: a crash of another rank must not cost this one its records.
+    if (cfg_.records) {
+      try {
+        write_records(to_write_.size());
+        cfg_.records->flush();
+      } catch (const std::exception&) {
+        // the original error matters more
+      }
+    }
+    throw;
+  }
+  write_records(to_write_.size());
+  if (cfg_.records) cfg_.records->flush();
+  return std::move(res_);
+}
+
+void Engine::loop() {
+  std::array<Completion, 32> c;
+  const size_t total = plan_.entries.size();
+  while (done_ < total || inflight_ > 0 || notifies_left_ > 0) {
+    const int n = t_.poll(c);
+    int64_t now = now_ns();
+    if (n < 0) fail(t_.last_error());
+    for (int i = 0; i < n; ++i) on_completion(c[static_cast<size_t>(i)], now);
+    bool busy_iteration = n > 0;
+    while (!heap_.empty() && heap_.front().first <= now) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      const uint32_t e = heap_.back().second;
+      heap_.pop_back();
+      flags_[e] |= kDue;
+      post_channel(plan_.entries[e].peer);
+      busy_iteration = true;
+    }
+    if (!pending_.empty()) retry_pending();
+    if (busy_iteration) {
+      last_progress_ = now;
+      idle_spins_ = 0;
+    }
+    housekeeping(now);
+    if (!busy_iteration && cfg_.yield_when_idle && ++idle_spins_ >= kIdleSpinsBeforeYield &&
+        (heap_.empty() || heap_.front().first - now > kYieldSlackNs)) {
+      idle_spins_ = 0;
+      sched_yield();
+    }
+  }
+  res_.end_ns = now_ns();
+}
+
+void Engine::housekeeping(int64_t now) {
+  if (cfg_.records && written_ < to_write_.size() &&
+      (heap_.empty() || heap_.front().first - now > kWriteSlackNs)) {
+    write_records(16);
+  }
+  if (cfg_.records && now - last_flush_ > kFlushEveryNs) {
+    write_records(to_write_.size());
+    cfg_.records->flush();
+    last_flush_ = now;
+  }
+  if (now - last_check_ > kCheckPeersEveryNs) {
+    last_check_ = now;
+    boot_.check_peers();
+    if (now - last_progress_ > cfg_.progress_timeout.count() * 1'000'000) no_progress();
+  }
+}
+
+void Engine::write_records(size_t max) {
+  if (!cfg_.records) {
+    written_ = to_write_.size();
+    return;
+  }
+  for (size_t k = 0; k < max && written_ < to_write_.size(); ++k, ++written_) {
+    const uint32_t e = to_write_[written_];
+    const PlanEntry& pe = plan_.entries[e];
+    const EntryTimes& t = res_.times[e];
+    MessageRecord r;
+    r.seq = res_.records_written++;
+    r.bytes = pe.bytes;
+    r.src = pe.send ? plan_.rank : pe.peer;
+    r.dst = pe.send ? pe.peer : plan_.rank;
+    r.op = pe.send ? (cfg_.transfer == Transfer::write ? Op::write : Op::send) : Op::recv;
+    r.signaled = true;
+    r.planned_ns = t.planned_ns;
+    r.post_ns = t.post_ns;
+    r.complete_ns = pe.send ? t.complete_ns : -1;
+    r.arrival_ns = t.arrival_ns;
+    r.key = pe.key;
+    r.opnum = pe.msg_opnum;
+    cfg_.records->write(r);
+  }
+}
+
+void Engine::fail(const std::string& what) {
+  throw Error(what);
+}
+
+void Engine::no_progress() {
+  std::string waiting;
+  auto add = [&](const std::string& s) { waiting += (waiting.empty() ? "" : "; ") + s; };
+  for (size_t p = 0; p < plan_.sends_to.size(); ++p) {
+    const std::string who = cfg_.rank_name(static_cast<int>(p));
+    const size_t missing = plan_.recvs_from[p].size() - arrived_[p];
+    if (missing > 0) add(std::to_string(missing) + " messages from " + who);
+    const size_t unsent = plan_.sends_to[p].size() - sends_done_[p];
+    if (unsent > 0 && next_send_[p] > sends_done_[p]) {
+      add(std::to_string(next_send_[p] - sends_done_[p]) + " sends to " + who + " not completed");
+    }
+  }
+  throw TimeoutError("no progress for " + std::to_string(cfg_.progress_timeout.count() / 1000) +
+                     " s (" + std::to_string(done_) + " of " +
+                     std::to_string(plan_.entries.size()) + " records done); waiting for " +
+                     (waiting.empty() ? std::string("nothing?") : waiting));
+}
+
+}  // namespace dlcnet::replay

@@ -1,0 +1,137 @@
+#include "replay/replay_json.hpp"
+
+#include "replay/replay_console.hpp"
+#include "replay/trace_stats_report.hpp"
+
+namespace dlcnet::replay {
+namespace {
+
+nlohmann::json row_json(const IterationRow& x) {
+  nlohmann::json j = {{"workers", x.workers}, {"servers", x.servers}};
+  if (x.workers) {
+    j["iteration_time_s"] = x.total_s;
+    j["communication_s"] = x.comm_s;
+    j["computation_s"] = x.compute_s;
+    j["overlap_ratio"] = x.overlap;
+    j["wait_s"] = x.wait_s;
+  }
+  if (x.servers) {
+    j["sync_s"] = x.sync_s;
+    j["update_s"] = x.update_s;
+    j["search_s"] = x.search_s;
+  }
+  return j;
+}
+
+nlohmann::json iterations_json(const ReplayReport& r) {
+  std::map<int32_t, nlohmann::json> rows;
+  for (const auto& x : iteration_rows(r.trace_stats)) rows[x.iteration]["trace"] = row_json(x);
+  for (const auto& x : iteration_rows(r.replay_stats)) rows[x.iteration]["replay"] = row_json(x);
+  nlohmann::json a = nlohmann::json::array();
+  for (auto& [it, j] : rows) {
+    j["iteration"] = it;
+    a.push_back(j);
+  }
+  return a;
+}
+
+nlohmann::json clock_json(const ReplayReport& r) {
+  nlohmann::json a = nlohmann::json::array();
+  for (size_t k = 0; k < r.clocks.size(); ++k) {
+    const ClockReport& c = r.clocks[k];
+    a.push_back({{"rank", k},
+                 {"host", c.host.hostname},
+                 {"same_clock_as_rank0", c.model.same_clock},
+                 {"offset_s", c.model.offset_ns * 1e-9},
+                 {"drift", c.model.drift},
+                 {"uncertainty_s", c.model.same_clock ? 0.0 : c.model.uncertainty_ns * 1e-9},
+                 // The ping-pong estimates, kept even for ranks that share rank 0's clock,
+                 // where they show the estimator's own error against the exact answer 0.
+                 {"estimate_before",
+                  {{"offset_s", c.before.offset_ns * 1e-9},
+                   {"uncertainty_s", c.before.uncertainty_ns * 1e-9},
+                   {"rtt_min_s", static_cast<double>(c.before.rtt_ns) * 1e-9},
+                   {"samples", c.before.samples}}},
+                 {"estimate_after",
+                  {{"offset_s", c.after.offset_ns * 1e-9},
+                   {"uncertainty_s", c.after.uncertainty_ns * 1e-9},
+                   {"rtt_min_s", static_cast<double>(c.after.rtt_ns) * 1e-9},
+                   {"samples", c.after.samples}}}});
+  }
+  return a;
+}
+
+}  // namespace
+
+nlohmann::json latency_json(const LatencySummary& l) {
+  return {{"count", l.count}, {"min", l.min}, {"p50", l.p50},   {"p90", l.p90},    {"p99", l.p99},
+          {"p99_9", l.p999},  {"max", l.max}, {"mean", l.mean}, {"stdev", l.stdev}};
+}
+
+nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const RankMap& map) {
+  nlohmann::json doc;
+  doc["schema_version"] = kReplayJsonVersion;
+  doc["job"] = {{"inputs", r.inputs},
+                {"workers", job.num_workers},
+                {"servers", job.num_servers},
+                {"scheduler", "not replayed"},
+                {"records", job.record_count()},
+                {"messages", job.messages.size()},
+                {"trace_iterations", r.copies.trace_iterations}};
+  doc["replay"] = {{"mode", to_string(r.options.mode)},
+                   {"time_scale", r.options.time_scale},
+                   {"iterations", r.copies.replay_iterations},
+                   {"copies", r.copies.count},
+                   {"op", to_string(r.options.transfer)},
+                   {"part_bytes", r.options.part_bytes},
+                   {"transport", r.transport},
+                   {"ranks", r.world_size},
+                   {"rank_source", r.rank_source},
+                   {"duration_s", r.duration_s}};
+  doc["rank_map"] = map.to_json(job);
+  doc["clock"] = clock_json(r);
+  nlohmann::json ranks = nlohmann::json::array();
+  for (const RankReport& k : r.ranks) {
+    ranks.push_back({{"rank", k.rank},
+                     {"node", job.nodes[map.node_of(k.rank)].name()},
+                     {"records", k.entries},
+                     {"sends", k.sends},
+                     {"receives", k.receives},
+                     {"not_replayed", k.unreplayable},
+                     {"split_messages", k.split},
+                     {"wrong", k.wrong},
+                     {"busy_retries", k.busy},
+                     {"records_written", k.records_written},
+                     {"duration_s", (k.end_ns - k.start_ns) * 1e-9},
+                     {"scheduling_error_s", latency_json(summarize_latency(k.sched_error_s))},
+                     {"order_hold_s", latency_json(summarize_latency(k.order_hold_s))}});
+  }
+  doc["ranks"] = ranks;
+  doc["scheduling_error_s"] = latency_json(r.sched_error_s);
+  doc["order_hold_s"] = latency_json(r.order_hold_s);
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const PairLatency& p : r.pairs) {
+    pairs.push_back({{"src", p.src},
+                     {"dst", p.dst},
+                     {"messages", p.messages},
+                     {"bytes", p.bytes},
+                     {"one_way_s", latency_json(p.one_way_s)},
+                     {"uncertainty_s", p.bound_s}});
+  }
+  doc["latency"] = pairs;
+  doc["iterations"] = iterations_json(r);
+  doc["trace_stats"] = trace::stats_to_json(r.trace_stats);
+  doc["replay_stats"] = trace::stats_to_json(r.replay_stats);
+  doc["messages"] = {{"sent", r.sends},
+                     {"received", r.receives},
+                     {"flows", r.flows.size()},
+                     {"wrong", r.wrong},
+                     {"duplicates", r.duplicates},
+                     {"split", r.split},
+                     {"not_replayed", r.unreplayable}};
+  doc["ok"] = r.ok;
+  doc["verdict"] = r.verdict;
+  return doc;
+}
+
+}  // namespace dlcnet::replay

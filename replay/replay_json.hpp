@@ -1,0 +1,16 @@
+// The JSON report of a replay (schema in docs/replay.md): seconds and bytes throughout. The
+// caller adds the "context" block (core/run_context.hpp) and the file names.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "replay/replay_report.hpp"
+
+namespace dlcnet::replay {
+
+inline constexpr int kReplayJsonVersion = 1;
+
+nlohmann::json latency_json(const LatencySummary& s);
+nlohmann::json report_json(const ReplayReport& report, const trace::Job& job, const RankMap& map);
+
+}  // namespace dlcnet::replay

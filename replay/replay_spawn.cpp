@@ -1,0 +1,120 @@
+#include "replay/replay_spawn.hpp"
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <random>
+#include <thread>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace dlcnet::replay {
+namespace {
+
+// A port the kernel considers free now. The coordinator binds it a moment later; another
+// process taking it in between makes rank 0 fail to bind, which is reported, not hidden.
+uint16_t free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw_errno("--spawn: socket()");
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    throw_errno("--spawn: finding a free port");
+  }
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+int exit_code(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+std::string describe(int status) {
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  return "exit code " + std::to_string(exit_code(status));
+}
+
+}  // namespace
+
+int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
+  const uint16_t port = free_port();
+  std::random_device rd;
+  const uint64_t token = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  const std::string coordinator = "127.0.0.1:" + std::to_string(port);
+  std::vector<pid_t> pids;
+  for (int r = 0; r < o.world_size; ++r) {
+    std::vector<std::string> a = {"/proc/self/exe"};
+    a.insert(a.end(), args.begin(), args.end());
+    const std::string extra[] = {
+        "--rank",        std::to_string(r), "--world-size", std::to_string(o.world_size),
+        "--coordinator", coordinator,       "--job-token",  std::to_string(token)};
+    a.insert(a.end(), std::begin(extra), std::end(extra));
+    std::vector<char*> cargv;
+    for (auto& s : a) cargv.push_back(s.data());
+    cargv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw_errno("--spawn: fork");
+    if (pid == 0) {
+      ::execv(cargv[0], cargv.data());
+      std::perror("dlc-replay --spawn: exec");
+      ::_exit(127);
+    }
+    pids.push_back(pid);
+  }
+  if (!o.quiet) {
+    std::cerr << "dlc-replay: --spawn: " << o.world_size << " ranks, coordinator " << coordinator
+              << ", pids";
+    for (pid_t p : pids) std::cerr << ' ' << p;
+    std::cerr << '\n';
+  }
+  int first = 0;
+  int64_t kill_at = now_ns() + o.limit.count() * 1'000'000'000;
+  size_t running = pids.size();
+  std::vector<bool> done(pids.size(), false);
+  while (running > 0) {
+    bool reaped = false;
+    for (size_t r = 0; r < pids.size(); ++r) {
+      if (done[r]) continue;
+      int status = 0;
+      const pid_t w = ::waitpid(pids[r], &status, WNOHANG);
+      if (w != pids[r]) continue;
+      done[r] = true;
+      --running;
+      reaped = true;
+      if (exit_code(status) != 0 && first == 0) {
+        first = exit_code(status);
+        if (!o.quiet)
+          std::cerr << "dlc-replay: --spawn: rank " << r << " " << describe(status) << '\n';
+        kill_at = std::min(kill_at, now_ns() + o.grace.count() * 1'000'000'000);
+      }
+    }
+    if (running > 0 && now_ns() >= kill_at) {
+      for (size_t r = 0; r < pids.size(); ++r) {
+        if (done[r]) continue;
+        std::cerr << "dlc-replay: --spawn: killing rank " << r << " (pid " << pids[r]
+                  << "): still running "
+                  << (first ? "after another rank failed" : "at the time limit") << '\n';
+        ::kill(pids[r], SIGKILL);
+      }
+      if (first == 0) first = 124;
+      kill_at = INT64_MAX;
+    }
+    if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return first;
+}
+
+}  // namespace dlcnet::replay
