@@ -10,6 +10,7 @@
 
 #include <ucp/api/ucp.h>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet {
@@ -36,6 +37,7 @@ nlohmann::json make_run_context(const std::string& tool, int argc, const char* c
   utsname u{};
   if (uname(&u) == 0) ctx["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
   ctx["cpus"] = std::thread::hardware_concurrency();
+  ctx["clock"] = clock_description();
   return ctx;
 }
 

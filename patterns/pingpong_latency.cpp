@@ -29,22 +29,25 @@ class PingPongLatency final : public Pattern {
         Completion c = s.wait_completion("a ping-pong receive");
         if (c.op != Op::recv) continue;  // a signaled send's completion
         s.on_receive_consumed();
-        s.top_up_receives(2);
+        s.top_up_receives(1);
         return s.in()[size - 1];
       }
     };
-    if (op == Op::send) s.top_up_receives(2);
+    if (op == Op::send) s.top_up_receives(1);
     if (s.initiator()) {
-      uint64_t i = 0;
-      for (int64_t t0 = now_ns(); !plan.done(i, t0); t0 = now_ns(), ++i) {
+      // One clock read per iteration: the reply's arrival is the next ping's post time.
+      int64_t t0 = now_ns();
+      for (uint64_t i = 0; !plan.done(i, t0); ++i) {
         const uint8_t m = marker_for(i);
         ping(m);
         await(m);
+        const int64_t t1 = now_ns();
         if (out) {
           out->post_ns.push_back(t0);
-          out->complete_ns.push_back(now_ns());
+          out->complete_ns.push_back(t1);
           out->signaled.push_back(1);
         }
+        t0 = t1;
       }
       ping(kStopMarker);
       await(kStopMarker);

@@ -16,17 +16,19 @@ class ReadLatency final : public Pattern {
       s.serve_until_done();
       return;
     }
-    uint64_t i = 0;
-    for (int64_t t0 = now_ns(); !plan.done(i, t0); t0 = now_ns(), ++i) {
+    int64_t t0 = now_ns();  // one clock read per iteration, as in the ping-pong
+    for (uint64_t i = 0; !plan.done(i, t0); ++i) {
       s.check(s.transport().post_read(s.peer(), s.region(), s.in_offset(), size, s.out_offset(), i,
                                       true),
               "read");
       s.wait_completion("an RDMA read");
+      const int64_t t1 = now_ns();
       if (out) {
         out->post_ns.push_back(t0);
-        out->complete_ns.push_back(now_ns());
+        out->complete_ns.push_back(t1);
         out->signaled.push_back(1);
       }
+      t0 = t1;
     }
     s.signal_done();
   }

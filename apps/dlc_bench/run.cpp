@@ -68,7 +68,6 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   bc.size = 2;
   bc.coordinator_host = o.loopback ? "127.0.0.1" : o.server;
   bc.port = port;
-  bc.role_name = role == kServer ? "server" : "client";
   bc.join_timeout = std::chrono::seconds(o.spec.timeout_s);
   // The responder of a one-sided test waits in a barrier while the initiator runs a whole size.
   bc.op_timeout =

@@ -10,7 +10,7 @@ case "$mode" in
          T=(--transport ucx --ucx-tls rc_verbs) ;;
   ucx)   T=(--transport ucx --ucx-tls tcp) ;;
 esac
-N=200
+N=100
 for op in send write read; do
   for kind in lat bw; do
     j="$work/$kind-$op.json"
@@ -45,7 +45,7 @@ if [ "$mode" = verbs ]; then
 fi
 # Sweep: -a limited to small sizes by iterations, duration mode keeps percentiles.
 j="$work/sweep.json"
-check "sweep" "$B" lat -a -n 20 --warmup 2 --loopback --json "$j" --timeout 120 "${T[@]}"
+check "sweep" "$B" lat -a -n 5 --warmup 1 --loopback --json "$j" --timeout 120 "${T[@]}"
 json_assert "$j" "[r['bytes'] for r in d['results']] == [2**e for e in range(1,24)]"
 j="$work/dur.json"
 check "duration mode" "$B" lat -D 1 -s 64 --loopback --json "$j" "${T[@]}"

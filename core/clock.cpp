@@ -1,0 +1,64 @@
+#include "core/clock.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+namespace dlcnet {
+namespace detail {
+namespace {
+
+// Long enough that clock_gettime's granularity is a few parts per million of it, short enough
+// not to slow every start noticeably.
+constexpr int kCalibrationMs = 20;
+
+bool invariant_tsc() {
+#if defined(__x86_64__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u) return false;
+  __get_cpuid(0x80000007u, &a, &b, &c, &d);
+  return (d & (1u << 8)) != 0;  // "Invariant TSC": constant rate, runs in every C-state
+#else
+  return false;
+#endif
+}
+
+TscScale calibrate() {
+  TscScale s;
+  const char* env = std::getenv("DLCNET_CLOCK");
+  if ((env && std::strcmp(env, "monotonic") == 0) || !invariant_tsc()) return s;
+#if defined(__x86_64__)
+  const int64_t t0 = monotonic_ns();
+  const uint64_t c0 = __rdtsc();
+  std::this_thread::sleep_for(std::chrono::milliseconds(kCalibrationMs));
+  const int64_t t1 = monotonic_ns();
+  const uint64_t c1 = __rdtsc();
+  if (c1 <= c0 || t1 <= t0) return s;
+  s.ns_per_tick = static_cast<double>(t1 - t0) / static_cast<double>(c1 - c0);
+  s.base_tick = c1;
+  s.base_ns = t1;
+  s.usable = true;
+#endif
+  return s;
+}
+
+}  // namespace
+
+const TscScale g_tsc = calibrate();
+
+}  // namespace detail
+
+std::string clock_description() {
+  if (!detail::g_tsc.usable) return "CLOCK_MONOTONIC";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "tsc (%.3f GHz, calibrated against CLOCK_MONOTONIC)",
+                1.0 / detail::g_tsc.ns_per_tick);
+  return buf;
+}
+
+}  // namespace dlcnet
