@@ -7,7 +7,8 @@ case "$mode" in
   verbs) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
          T=(--transport verbs) ;;
   ucx-rdma) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
-         T=(--transport ucx --ucx-tls rc_verbs) ;;
+         # On Soft-RoCE UCX connects only with tcp as the auxiliary (wire-up) transport.
+         T=(--transport ucx --ucx-tls rc_verbs,tcp:aux -d "${DLCNET_RDMA_DEVICE:-rxe0}:1,lo") ;;
   ucx)   T=(--transport ucx --ucx-tls tcp) ;;
 esac
 N=100
