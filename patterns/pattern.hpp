@@ -17,6 +17,11 @@ struct Measurement {
   std::vector<int64_t> post_ns;
   std::vector<int64_t> complete_ns;
   std::vector<uint8_t> signaled;  // 0: complete_ns is that of the completion retiring it
+  void add(int64_t post, int64_t complete, bool was_signaled) {
+    post_ns.push_back(post);
+    complete_ns.push_back(complete);
+    signaled.push_back(was_signaled ? 1 : 0);
+  }
   void reserve(size_t n) {
     post_ns.reserve(n);
     complete_ns.reserve(n);

@@ -42,11 +42,7 @@ class PingPongLatency final : public Pattern {
         ping(m);
         await(m);
         const int64_t t1 = now_ns();
-        if (out) {
-          out->post_ns.push_back(t0);
-          out->complete_ns.push_back(t1);
-          out->signaled.push_back(1);
-        }
+        if (out) out->add(t0, t1, true);
         t0 = t1;
       }
       ping(kStopMarker);
