@@ -28,10 +28,15 @@ void ChannelTable::grow() {
 uint32_t ChannelTable::find(uint16_t peer, int32_t key) const noexcept {
   if (slot_keys_.empty()) return kNone;
   const uint64_t k = pack(peer, key);
+  if (k == last_key_) return last_id_;
   const size_t mask = slot_keys_.size() - 1;
   for (size_t s = slot_of(k, mask);; s = (s + 1) & mask) {
     if (slot_ids_[s] == 0) return kNone;
-    if (slot_keys_[s] == k) return slot_ids_[s] - 1;
+    if (slot_keys_[s] == k) {
+      last_key_ = k;
+      last_id_ = slot_ids_[s] - 1;
+      return last_id_;
+    }
   }
 }
 
@@ -42,7 +47,7 @@ uint32_t ChannelTable::get_or_add(uint16_t peer, int32_t key) {
   if (id == kNone) {
     if ((channels_.size() + 1) * 2 > slot_keys_.size()) grow();
     id = static_cast<uint32_t>(channels_.size());
-    channels_.push_back(Channel{peer, key, -1, 0, 0});
+    channels_.push_back(Channel{peer, key, -1, 0, 0, 0, false, 0});
     const size_t mask = slot_keys_.size() - 1;
     size_t s = slot_of(k, mask);
     while (slot_ids_[s] != 0) s = (s + 1) & mask;
@@ -72,10 +77,15 @@ std::vector<uint32_t> ChannelTable::build_index(std::span<const Record> records)
   for (uint32_t c = 0; c < channels_.size(); ++c) {
     auto first = index_.begin() + channels_[c].begin;
     auto last = first + channels_[c].count;
+    if (first != last) channels_[c].first_opnum = records[*first].opnum;
+    if (channels_[c].known_sorted) continue;
     // File order is opnum order in a well-formed capture: sort only when it is not.
     if (!std::is_sorted(first, last, by_opnum)) std::stable_sort(first, last, by_opnum);
+    if (first != last) channels_[c].first_opnum = records[*first].opnum;
     for (auto it = first; it != last && it + 1 != last; ++it) {
-      if (records[*it].opnum == records[*(it + 1)].opnum) repeated.push_back(*(it + 1));
+      if (records[*it].opnum == records[*(it + 1)].opnum && !records[*(it + 1)].is_duplicate()) {
+        repeated.push_back(*(it + 1));
+      }
     }
   }
   return repeated;
@@ -87,7 +97,7 @@ uint32_t ChannelTable::lookup(uint32_t id, int32_t opnum,
   if (idx.empty()) return kNone;
   // Opnums of a channel are contiguous in a well-formed capture: try the direct position.
   // A hit there is the first record with that opnum (a repeat before it would shift it).
-  const int64_t guess = static_cast<int64_t>(opnum) - records[idx[0]].opnum;
+  const int64_t guess = static_cast<int64_t>(opnum) - channels_[id].first_opnum;
   if (guess >= 0 && guess < static_cast<int64_t>(idx.size()) &&
       records[idx[static_cast<size_t>(guess)]].opnum == opnum) {
     return idx[static_cast<size_t>(guess)];

@@ -15,9 +15,14 @@ namespace dlcnet::trace {
 struct Channel {
   uint16_t peer = 0;
   int32_t key = 0;
-  int8_t offset = -1;  // opnum numbering offset (0 or 2, see numbering_offset); -1 unset
-  uint32_t count = 0;  // records in the channel
-  uint32_t begin = 0;  // first entry in the index
+  int8_t offset = -1;       // opnum numbering offset (0 or 2, see numbering_offset); -1 unset
+  uint32_t count = 0;       // records in the channel
+  uint32_t begin = 0;       // first entry in the index
+  int32_t first_opnum = 0;  // lowest opnum (once the index is built)
+  // Set by a reader that saw every record of the channel arrive with a larger opnum than the
+  // one before (and reported repeats itself): build_index() then neither sorts nor scans it.
+  bool known_sorted = false;
+  int32_t last_opnum = 0;  // for the reader's check
 };
 
 class ChannelTable {
@@ -32,7 +37,8 @@ class ChannelTable {
 
   // Builds the index. While a node is being built, Record::message holds the record's channel
   // id (kNone for set-up records): no extra array. Within a channel, records keep file order
-  // among equal opnums. Returns the records that repeat an earlier record's opnum.
+  // among equal opnums. Returns the records that repeat an earlier record's opnum, except in
+  // known_sorted channels and records already flagged kDuplicateFlag.
   std::vector<uint32_t> build_index(std::span<const Record> records);
   // Record numbers of channel `id` by ascending opnum.
   std::span<const uint32_t> records_of(uint32_t id) const noexcept {
@@ -54,8 +60,9 @@ class ChannelTable {
   std::vector<uint64_t> slot_keys_;  // open addressing, linear probing
   std::vector<uint32_t> slot_ids_;   // channel id + 1; 0 = empty
   std::vector<uint32_t> index_;
-  uint64_t last_key_ = ~uint64_t{0};  // consecutive records often share a channel
-  uint32_t last_id_ = kNone;
+  // Consecutive look-ups often name the same channel.
+  mutable uint64_t last_key_ = ~uint64_t{0};
+  mutable uint32_t last_id_ = kNone;
 };
 
 }  // namespace dlcnet::trace

@@ -22,15 +22,19 @@ struct RawRef {
   uint8_t unused = 0;
 };
 
+// An entry of Node::deps that is not resolved yet: the low bits index NodeDraft::refs.
+inline constexpr uint32_t kDeferredDep = 0x8000'0000u;
+
 struct NodeDraft {
   Node node;                 // rank/role set by the first row; records as read
   bool identified = false;   // rank and role known
   int32_t num_workers = -1;  // from the header
   int32_t num_servers = -1;
-  // Until resolve_dependencies(): Record::dep_begin indexes `refs` and Record::message holds
-  // the record's channel id.
+  // Most dependencies resolve while the file is read (the record they name was just seen);
+  // the others sit in node.deps as kDeferredDep | index into `refs` until
+  // resolve_dependencies(). Until matching, Record::message holds the record's channel id
+  // (kNone for set-up records).
   std::vector<RawRef> refs;
-  bool resolved = false;  // the native reader resolves its own dependencies
   ChannelTable channels;
 };
 
@@ -43,8 +47,9 @@ bool read_sketch_data_file(const std::string& path, NodeDraft& draft, Diagnostic
 bool read_sketch_sch_file(const std::string& path, Node& node, uint16_t scheduler_rank,
                           Diagnostics& diag);
 
-// Builds the channel index and turns `refs` into Node::deps. Reports repeated OP_IDs,
-// dependencies naming records that do not exist, and dependencies on the wrong operation.
+// Builds the channel index and resolves the deferred entries of Node::deps. Reports repeated
+// OP_IDs, dependencies naming records that do not exist, and dependencies on the wrong
+// operation.
 void resolve_dependencies(NodeDraft& draft, Diagnostics& diag);
 
 // "3-4-s0": the OP_ID of a data record as its own file writes it.

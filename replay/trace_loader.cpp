@@ -1,5 +1,7 @@
 #include "replay/trace_loader.hpp"
 
+#include <time.h>
+
 #include <filesystem>
 
 #include "core/error.hpp"
@@ -17,9 +19,18 @@ std::string dir_of(const std::string& path) {
   return fs::path(path).parent_path().string();
 }
 
-std::vector<NodeDraft> read_drafts(const std::vector<JobFile>& files, Diagnostics& diag) {
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+std::vector<NodeDraft> read_drafts(const std::vector<JobFile>& files, Diagnostics& diag,
+                                   LoadTimings& timings) {
   std::vector<NodeDraft> drafts;
   for (const JobFile& f : files) {
+    const double t0 = thread_cpu_s();
+    const size_t first = drafts.size();
     if (f.kind == FileKind::kSketchData) {
       NodeDraft d;
       if (!read_sketch_data_file(f.path, d, diag)) continue;
@@ -27,13 +38,14 @@ std::vector<NodeDraft> read_drafts(const std::vector<JobFile>& files, Diagnostic
         diag.add(Problem::kSkippedFile, f.path, 0, "no records: cannot tell whose file it is");
         continue;
       }
-      resolve_dependencies(d, diag);
       drafts.push_back(std::move(d));
     } else if (f.kind == FileKind::kNative) {
-      const size_t first = drafts.size();
       read_native_file(f.path, drafts, diag);
-      for (size_t i = first; i < drafts.size(); ++i) resolve_dependencies(drafts[i], diag);
     }
+    const double t1 = thread_cpu_s();
+    for (size_t i = first; i < drafts.size(); ++i) resolve_dependencies(drafts[i], diag);
+    timings.read_s += t1 - t0;
+    timings.resolve_s += thread_cpu_s() - t1;
   }
   return drafts;
 }
@@ -100,10 +112,10 @@ void attach_scheduler_files(Job& job, const std::vector<JobFile>& files, Diagnos
 }  // namespace
 
 LoadResult load_job(std::span<const std::string> inputs, const LoadOptions& options) {
-  LoadResult res{Job{}, Diagnostics(options.keep_per_problem)};
+  LoadResult res{Job{}, Diagnostics(options.keep_per_problem), LoadTimings{}};
   Diagnostics& diag = res.diagnostics;
   const std::vector<JobFile> files = discover_job_files(inputs, diag);
-  std::vector<NodeDraft> drafts = read_drafts(files, diag);
+  std::vector<NodeDraft> drafts = read_drafts(files, diag, res.timings);
   if (drafts.empty()) {
     if (diag.errors() == 0) {
       diag.add(Problem::kIo, inputs.empty() ? std::string("(no input)") : inputs.front(), 0,
@@ -111,14 +123,21 @@ LoadResult load_job(std::span<const std::string> inputs, const LoadOptions& opti
     }
     return res;
   }
+  double t = thread_cpu_s();
   std::vector<ChannelTable> channels;
   res.job = place_nodes(drafts, channels, diag);
   drafts.clear();
   if (options.read_scheduler_files) attach_scheduler_files(res.job, files, diag);
+  double now = thread_cpu_s();
+  res.timings.resolve_s += now - t;
+  t = now;
   match_messages(res.job, channels, diag);
   channels.clear();
   channels.shrink_to_fit();
+  now = thread_cpu_s();
+  res.timings.match_s = now - t;
   check_cycles(res.job, diag);
+  res.timings.check_s = thread_cpu_s() - now;
   return res;
 }
 

@@ -31,9 +31,19 @@ struct LoadOptions {
   bool read_scheduler_files = true;
 };
 
+// CPU seconds of this thread in each step of a load (for the benchmark: on a shared machine
+// CPU time is steadier than wall time).
+struct LoadTimings {
+  double read_s = 0;     // reading and parsing the files, most dependencies resolved
+  double resolve_s = 0;  // channel index, deferred dependencies, placing nodes
+  double match_s = 0;    // messages
+  double check_s = 0;    // dependency cycles
+};
+
 struct LoadResult {
   Job job;
   Diagnostics diagnostics;
+  LoadTimings timings;
   bool ok() const noexcept { return diagnostics.errors() == 0; }
 };
 

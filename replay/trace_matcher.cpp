@@ -9,29 +9,50 @@
 namespace dlcnet::trace {
 namespace {
 
-// Pass 1 of data matching: Record::message temporarily holds the partner's record index.
+// Pass 1 of data matching: Record::message holds the record's channel id on entry (see
+// NodeDraft) and the partner's record index on exit. Workers' records are walked in file
+// order: their partners in the server's file are then near each other too (both files are in
+// time order), which keeps the look-ups in cache.
 void pair_data_records(Job& job, std::span<const ChannelTable> channels) {
+  for (Node& server : job.nodes) {
+    if (server.present && server.role == Role::kServer) {
+      for (Record& r : server.records) r.message = kNone;
+    }
+  }
+  struct Link {
+    uint32_t channel = kNone;  // the server's channel with this worker and key
+    int offset = 2;            // its numbering offset
+  };
   for (Node& worker : job.nodes) {
     if (!worker.present || worker.role != Role::kWorker) continue;
     const ChannelTable& wch = channels[worker.rank];
+    std::vector<Link> links(wch.size());
     for (uint32_t c = 0; c < wch.size(); ++c) {
-      Node& server = job.nodes[wch[c].peer];
+      const Node& server = job.nodes[wch[c].peer];
       if (!server.present) continue;
-      const ChannelTable& sch = channels[server.rank];
-      const uint32_t sc = sch.find(worker.rank, wch[c].key);
-      if (sc == kNone) continue;
-      const int offset = sch[sc].offset;
-      for (uint32_t w : wch.records_of(c)) {
-        Record& wr = worker.records[w];
-        if (wr.is_duplicate() || wr.message != kNone) continue;
-        const int32_t opnum = opnum_of(wr.iteration, wr.phase(), offset);
-        const uint32_t s = sch.lookup(sc, opnum, server.records);
-        if (s == kNone) continue;
-        Record& sr = server.records[s];
-        if (sr.op != op_counterpart(wr.op) || sr.message != kNone || sr.is_duplicate()) continue;
-        wr.message = s;
-        sr.message = w;
-      }
+      links[c].channel = channels[server.rank].find(worker.rank, wch[c].key);
+      if (links[c].channel != kNone)
+        links[c].offset = channels[server.rank][links[c].channel].offset;
+    }
+    for (uint32_t w = 0; w < worker.records.size(); ++w) {
+      Record& wr = worker.records[w];
+      const uint32_t c = wr.message;
+      wr.message = kNone;
+      if (c == kNone || wr.is_duplicate() || links[c].channel == kNone) continue;
+      Node& server = job.nodes[wr.peer];
+      const int32_t opnum = opnum_of(wr.iteration, wr.phase(), links[c].offset);
+      const uint32_t s = channels[server.rank].lookup(links[c].channel, opnum, server.records);
+      if (s == kNone) continue;
+      Record& sr = server.records[s];
+      if (sr.op != op_counterpart(wr.op) || sr.message != kNone || sr.is_duplicate()) continue;
+      wr.message = s;
+      sr.message = w;
+    }
+  }
+  // Nodes whose records were not walked above still hold channel ids.
+  for (Node& node : job.nodes) {
+    if (node.present && node.role != Role::kWorker && node.role != Role::kServer) {
+      for (Record& r : node.records) r.message = kNone;
     }
   }
 }

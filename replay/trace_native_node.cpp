@@ -120,7 +120,6 @@ void finish_native_node(NativeNode& n, Diagnostics& diag) {
     r.set_dep_type(static_cast<DepType>(want));
   }
   d.node.deps = std::move(deps);
-  d.resolved = true;
 }
 
 }  // namespace dlcnet::trace

@@ -17,9 +17,8 @@ struct NativeNode {
   std::vector<int8_t> dep_type;  // -1: not given
 };
 
-// Resolves ids into Node::deps, derives opnums and dep_Types where absent, sets up the
-// channels (Record::message = channel id, as resolve_dependencies() expects) and marks the
-// draft resolved.
+// Resolves ids into Node::deps, derives opnums and dep_Types where absent, and sets up the
+// channels (Record::message = channel id, as resolve_dependencies() and the matcher expect).
 void finish_native_node(NativeNode& n, Diagnostics& diag);
 
 }  // namespace dlcnet::trace

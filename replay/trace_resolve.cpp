@@ -13,11 +13,31 @@ std::string op_id_text(int32_t key, int32_t opnum, uint16_t peer, uint16_t num_w
   return s;
 }
 
+namespace {
+
+// The dependencies vector was sized from a sample of rows and holds the entries dropped here:
+// give the slack back when it is worth a copy (4 bytes a dependency, one node at a time).
+void trim(std::vector<uint32_t>& deps) {
+  if (deps.capacity() > deps.size() + deps.size() / 32 + 1024) deps.shrink_to_fit();
+}
+
+}  // namespace
+
 void resolve_dependencies(NodeDraft& draft, Diagnostics& diag) {
   Node& node = draft.node;
   auto& records = node.records;
   const auto W = static_cast<uint16_t>(draft.num_workers < 0 ? 0 : draft.num_workers);
 
+  // The index serves the deferred dependencies, the matching of a server's messages and the
+  // repeats of channels that arrived out of order; a clean worker file needs none of these.
+  bool need_index = !draft.refs.empty() || node.role != Role::kWorker;
+  for (uint32_t c = 0; c < draft.channels.size() && !need_index; ++c) {
+    need_index = !draft.channels[c].known_sorted;
+  }
+  if (!need_index) {
+    trim(node.deps);
+    return;
+  }
   for (uint32_t r : draft.channels.build_index(records)) {
     records[r].set_flag(Record::kDuplicateFlag, true);
     const Record& rec = records[r];
@@ -25,23 +45,27 @@ void resolve_dependencies(NodeDraft& draft, Diagnostics& diag) {
              "OP_ID " + op_id_text(rec.key, rec.opnum, rec.peer, W) +
                  " repeats an earlier record's; dependencies on it resolve to the first one");
   }
-  if (draft.resolved) {
-    for (auto& rec : records) rec.message = kNone;
+  if (draft.refs.empty()) {  // every dependency resolved while reading
+    trim(node.deps);
     return;
   }
 
-  std::vector<uint32_t> deps;
-  deps.reserve(draft.refs.size());
+  // Resolve the deferred entries and drop the ones that name nothing, compacting in place.
+  auto& deps = node.deps;
   const auto n = static_cast<uint32_t>(records.size());
+  uint32_t out = 0;
   for (uint32_t i = 0; i < n; ++i) {
     Record& rec = records[i];
     const uint32_t begin = rec.dep_begin;
-    const uint32_t end =
-        i + 1 < n ? records[i + 1].dep_begin : static_cast<uint32_t>(draft.refs.size());
-    rec.dep_begin = static_cast<uint32_t>(deps.size());
-    rec.message = kNone;
+    const uint32_t end = i + 1 < n ? records[i + 1].dep_begin : static_cast<uint32_t>(deps.size());
+    rec.dep_begin = out;
     for (uint32_t k = begin; k < end; ++k) {
-      const RawRef& ref = draft.refs[k];
+      const uint32_t entry = deps[k];
+      if ((entry & kDeferredDep) == 0) {
+        deps[out++] = entry;
+        continue;
+      }
+      const RawRef& ref = draft.refs[entry & ~kDeferredDep];
       const uint32_t ch = draft.channels.find(ref.peer, ref.key);
       if (ch == kNone) {
         // The capture lists every server in a worker's push-on-pull list, with opnum 0 for
@@ -72,14 +96,12 @@ void resolve_dependencies(NodeDraft& draft, Diagnostics& diag) {
                      std::string(op_name(rec.op)) + " is a " + std::string(op_name(want)));
         continue;
       }
-      deps.push_back(target);
+      deps[out++] = target;
     }
   }
-  // Stale list entries leave slack; give it back when it is worth a copy.
-  if (deps.capacity() > deps.size() + deps.size() / 8 + 1024) deps.shrink_to_fit();
-  node.deps = std::move(deps);
+  deps.resize(out);
+  trim(deps);
   std::vector<RawRef>().swap(draft.refs);
-  draft.resolved = true;
 }
 
 }  // namespace dlcnet::trace

@@ -30,7 +30,7 @@ int open_for_reading(const std::string& path) {
 }  // namespace
 
 LineReader::LineReader(const std::string& path, size_t buffer_bytes)
-    : fd_(open_for_reading(path)), path_(path), buf_(buffer_bytes) {
+    : fd_(open_for_reading(path)), path_(path), buf_(buffer_bytes + kLinePadding, '\0') {
   struct stat st {};
   if (::fstat(fd_, &st) == 0) size_ = static_cast<uint64_t>(st.st_size);
 }
@@ -47,16 +47,16 @@ bool LineReader::refill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buf_.size()) {
+  if (end_ == capacity()) {
     // A line longer than any trace line (a binary file, say): refuse rather than swallow it.
     if (buf_.size() >= kMaxLineBytes) {
       throw Error(path_ + ":" + std::to_string(line_no_ + 1) + ": line longer than " +
                   std::to_string(kMaxLineBytes >> 20) + " MiB: not a text trace");
     }
-    buf_.resize(buf_.size() * 2);
+    buf_.resize(capacity() * 2 + kLinePadding, '\0');
   }
   for (;;) {
-    const ssize_t n = ::read(fd_, buf_.data() + end_, buf_.size() - end_);
+    const ssize_t n = ::read(fd_, buf_.data() + end_, capacity() - end_);
     if (n < 0) {
       if (errno == EINTR) continue;
       throw_errno("cannot read " + path_);
@@ -66,6 +66,7 @@ bool LineReader::refill() {
       return false;
     }
     end_ += static_cast<size_t>(n);
+    read_ += static_cast<uint64_t>(n);
     return true;
   }
 }
@@ -88,6 +89,7 @@ bool LineReader::next(std::string_view& line, bool* had_newline) {
     const size_t pending = end_ - begin_;
     if (!refill()) {
       if (end_ == begin_) return false;
+      buf_[end_] = '\n';  // the sentinel after the last line (padding makes room for it)
       size_t len = end_ - begin_;
       if (buf_[begin_ + len - 1] == '\r') --len;
       line = std::string_view(buf_.data() + begin_, len);

@@ -14,6 +14,11 @@ namespace dlcnet::trace {
 
 class LineReader {
  public:
+  // Bytes readable after the end of every returned line: parsers may load a whole word at the
+  // end of a line. The first of them is always '\n' or '\r' (the line end, or a sentinel after
+  // a last line without one), so a scan for digits or blanks stops at the line end by itself.
+  static constexpr size_t kLinePadding = 16;
+
   // Throws Error naming the path when it cannot be opened.
   explicit LineReader(const std::string& path, size_t buffer_bytes = 1 << 20);
   ~LineReader();
@@ -25,9 +30,12 @@ class LineReader {
   bool next(std::string_view& line, bool* had_newline = nullptr);
   uint32_t line_number() const noexcept { return line_no_; }
   uint64_t file_size() const noexcept { return size_; }
+  // Bytes of the lines returned so far (line ends included).
+  uint64_t consumed() const noexcept { return read_ - (end_ - begin_); }
 
  private:
   bool refill();
+  size_t capacity() const noexcept { return buf_.size() - kLinePadding; }
   int fd_ = -1;
   std::string path_;
   std::vector<char> buf_;
@@ -36,6 +44,7 @@ class LineReader {
   bool eof_ = false;
   uint32_t line_no_ = 0;
   uint64_t size_ = 0;
+  uint64_t read_ = 0;  // bytes read from the file
 };
 
 // Counts '\n' in a file with one buffered pass (memchr): lets the reader reserve exactly.

@@ -53,9 +53,29 @@ int run_bench(const BenchOptions& o, Argv args) {
   doc["input_bytes_per_second"] = seconds > 0 ? static_cast<double>(input_bytes) / seconds : 0.0;
   doc["model_bytes"] = job.memory_bytes();
   doc["model_bytes_per_record"] = static_cast<double>(job.memory_bytes()) * per;
+  uint64_t rec_cap = 0, deps = 0, deps_cap = 0;
+  for (const Node& n : job.nodes) {
+    rec_cap += n.records.capacity();
+    deps += n.deps.size();
+    deps_cap += n.deps.capacity();
+  }
+  doc["model_breakdown"] = {{"record_bytes", sizeof(Record)},
+                            {"records_capacity", rec_cap},
+                            {"dependencies", deps},
+                            {"dependencies_capacity", deps_cap},
+                            {"messages", job.messages.size()},
+                            {"message_bytes", sizeof(Message)}};
   doc["peak_rss_bytes"] = rss_after;
   doc["peak_rss_bytes_per_record"] = static_cast<double>(rss_after) * per;
   doc["rss_before_load_bytes"] = rss_before;
+  const LoadTimings& tm = res.timings;
+  const double cpu = tm.read_s + tm.resolve_s + tm.match_s + tm.check_s;
+  doc["cpu_seconds"] = {{"read", tm.read_s},
+                        {"resolve", tm.resolve_s},
+                        {"match", tm.match_s},
+                        {"check", tm.check_s},
+                        {"total", cpu}};
+  doc["records_per_cpu_second"] = cpu > 0 ? static_cast<double>(records) / cpu : 0.0;
   doc["diagnostics"] = diagnostics_to_json(res.diagnostics);
   std::cout << doc.dump(2) << '\n';
   if (!o.json.empty()) write_json_file(o.json, doc);
