@@ -36,7 +36,9 @@ struct ClockModel {
   double drift = 0;  // dimensionless (ns per ns); 1e-6 = 1 ppm
   double at_ns = 0;
   double uncertainty_ns = 0;
-  bool same_clock = false;  // same kernel (boot id): CLOCK_MONOTONIC is shared, offset exactly 0
+  // Same kernel as rank 0 (boot id): the offset comes through CLOCK_MONOTONIC, which that
+  // kernel shares, instead of ping-pongs.
+  bool same_clock = false;
 
   // The local time `local_ns` of rank r on rank 0's clock.
   double to_reference(int64_t local_ns) const noexcept {

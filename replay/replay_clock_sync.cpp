@@ -1,8 +1,11 @@
 #include "replay/replay_clock_sync.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <fstream>
 
 #include "core/clock.hpp"
@@ -19,8 +22,12 @@ constexpr uint64_t kPingId = 0xC10C'0000'0000'0001ull;
 
 class Pinger {
  public:
-  Pinger(Transport& t, RegionId region, std::chrono::milliseconds timeout)
-      : t_(t), region_(region), deadline_(Deadline::after(timeout)), timeout_(timeout) {}
+  Pinger(Transport& t, RegionId region, std::chrono::milliseconds timeout, bool yield)
+      : t_(t),
+        region_(region),
+        deadline_(Deadline::after(timeout)),
+        timeout_(timeout),
+        yield_(yield) {}
 
   void send(int peer) {
     for (;;) {
@@ -64,6 +71,7 @@ class Pinger {
         got = true;
       }
       if (got) return;
+      if (yield_ && (spin & 63) == 63) sched_yield();
       if ((spin & 1023) == 1023 && deadline_.expired()) {
         fail(peer, "no answer within " + std::to_string(timeout_.count() / 1000) + " s");
       }
@@ -77,6 +85,7 @@ class Pinger {
   RegionId region_;
   Deadline deadline_;
   std::chrono::milliseconds timeout_;
+  bool yield_;
   uint32_t sends_done_ = 0;
 };
 
@@ -108,12 +117,43 @@ std::vector<HostIdentity> exchange_identities(Bootstrap& boot) {
   return out;
 }
 
-std::vector<OffsetEstimate> measure_offsets(Transport& t, Bootstrap& boot, RegionId region,
-                                            uint32_t samples, std::chrono::milliseconds timeout) {
+OffsetEstimate link_to_monotonic(uint32_t samples) noexcept {
+  OffsetEstimate best;
+  for (uint32_t k = 0; k < samples; ++k) {
+    const int64_t a = now_ns();
+    const int64_t m = monotonic_ns();
+    const int64_t b = now_ns();
+    if (best.samples++ != 0 && b - a >= best.rtt_ns) continue;
+    best.rtt_ns = b - a;
+    best.at_ns = static_cast<double>(a) + static_cast<double>(b - a) / 2.0;
+    best.offset_ns = best.at_ns - static_cast<double>(m);
+    // Half the read window, and at least the clocks' 1 ns resolution.
+    best.uncertainty_ns = std::max(1.0, static_cast<double>(b - a) / 2.0);
+  }
+  return best;
+}
+
+OffsetEstimate ClockRound::via_kernel(size_t r) const noexcept {
+  OffsetEstimate e;
+  e.offset_ns = kernel[r].offset_ns - kernel[0].offset_ns;
+  e.uncertainty_ns = r == 0 ? 0 : kernel[r].uncertainty_ns + kernel[0].uncertainty_ns;
+  e.rtt_ns = 0;
+  e.at_ns = kernel[0].at_ns;
+  e.samples = kernel[r].samples;
+  return e;
+}
+
+ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint32_t samples,
+                           std::chrono::milliseconds timeout, bool yield) {
   const int n = boot.size();
   const int me = boot.rank();
-  Pinger p(t, region, timeout);
+  Pinger p(t, region, timeout, yield);
   WireWriter w;
+  const OffsetEstimate link = link_to_monotonic(samples);
+  w.i64(std::llround(link.offset_ns))
+      .i64(std::llround(link.uncertainty_ns))
+      .i64(std::llround(link.at_ns))
+      .u32(link.samples);
   if (me == 0) {
     for (int r = 1; r < n; ++r) {
       for (uint32_t k = 0; k < samples; ++k) {
@@ -134,10 +174,19 @@ std::vector<OffsetEstimate> measure_offsets(Transport& t, Bootstrap& boot, Regio
     p.drain_sends(0, samples);
   }
   std::vector<Bytes> all = boot.allgather(w.bytes());
-  std::vector<OffsetEstimate> out(static_cast<size_t>(n));
-  out[0].samples = samples;
-  if (n == 1) return out;
+  ClockRound round;
+  round.pingpong.resize(static_cast<size_t>(n));
+  round.pingpong[0].samples = samples;
+  auto read_link = [&](WireReader& rd) {
+    OffsetEstimate k;
+    k.offset_ns = static_cast<double>(rd.i64("monotonic offset"));
+    k.uncertainty_ns = static_cast<double>(rd.i64("monotonic uncertainty"));
+    k.at_ns = static_cast<double>(rd.i64("monotonic at"));
+    k.samples = rd.u32("monotonic samples");
+    round.kernel.push_back(k);
+  };
   WireReader r0(all[0], "clock samples of rank 0");
+  read_link(r0);
   std::vector<std::vector<ClockSample>> s(static_cast<size_t>(n));
   for (int r = 1; r < n; ++r) {
     for (uint32_t k = 0; k < samples; ++k) {
@@ -150,11 +199,12 @@ std::vector<OffsetEstimate> measure_offsets(Transport& t, Bootstrap& boot, Regio
   r0.expect_end();
   for (int r = 1; r < n; ++r) {
     WireReader rr(all[r], "clock samples of rank " + std::to_string(r));
+    read_link(rr);
     for (uint32_t k = 0; k < samples; ++k) s[r][k].t_remote = rr.i64("t_remote");
     rr.expect_end();
-    out[r] = estimate_offset(s[r]);
+    round.pingpong[r] = estimate_offset(s[r]);
   }
-  return out;
+  return round;
 }
 
 }  // namespace dlcnet::replay

@@ -1,5 +1,6 @@
 #include "replay/replay_console.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -35,8 +36,11 @@ void print_clocks(std::ostream& out, const ReplayReport& r) {
         << " us), drift " << fixed(c.model.drift * 1e6, 2) << " ppm\n";
   }
   if (!same.empty()) {
+    double bound = 0;
+    for (const ClockReport& c : r.clocks) bound = std::max(bound, c.model.uncertainty_ns);
     out << "# clock: rank" << (same.find(',') == std::string::npos ? " " : "s ") << same
-        << " share rank 0's clock (same host): cross-rank latencies there are exact\n";
+        << " run on rank 0's kernel: offsets through CLOCK_MONOTONIC, +/- "
+        << fixed(bound * 1e-3, 2) << " us\n";
   }
 }
 
@@ -189,8 +193,9 @@ void print_report(std::ostream& out, const ReplayReport& r, const trace::Job& jo
                   const RankMap& map) {
   out << "# dlc-replay:";
   for (const auto& in : r.inputs) out << ' ' << in;
-  out << "  (" << job.num_workers << " workers, " << job.num_servers
-      << " servers; the scheduler is not replayed)\n";
+  out << "  (" << job.num_workers << (job.num_workers == 1 ? " worker, " : " workers, ")
+      << job.num_servers << (job.num_servers == 1 ? " server" : " servers")
+      << "; the scheduler is not replayed)\n";
   out << "# mode " << to_string(r.options.mode) << ", time scale " << r.options.time_scale
       << ", iterations " << r.copies.replay_iterations << " (the trace has "
       << r.copies.trace_iterations << (r.copies.count > 1 ? ", looped" : "") << "), op "

@@ -41,12 +41,15 @@ nlohmann::json clock_json(const ReplayReport& r) {
     const ClockReport& c = r.clocks[k];
     a.push_back({{"rank", k},
                  {"host", c.host.hostname},
-                 {"same_clock_as_rank0", c.model.same_clock},
+                 {"same_kernel_as_rank0", c.model.same_clock},
+                 {"method", k == 0               ? "reference"
+                            : c.model.same_clock ? "clock_monotonic"
+                                                 : "ping_pong"},
                  {"offset_s", c.model.offset_ns * 1e-9},
                  {"drift", c.model.drift},
-                 {"uncertainty_s", c.model.same_clock ? 0.0 : c.model.uncertainty_ns * 1e-9},
-                 // The ping-pong estimates, kept even for ranks that share rank 0's clock,
-                 // where they show the estimator's own error against the exact answer 0.
+                 {"uncertainty_s", c.model.uncertainty_ns * 1e-9},
+                 // The ping-pong estimates, kept for ranks on rank 0's kernel too, where the
+                 // CLOCK_MONOTONIC ones check them.
                  {"estimate_before",
                   {{"offset_s", c.before.offset_ns * 1e-9},
                    {"uncertainty_s", c.before.uncertainty_ns * 1e-9},

@@ -80,8 +80,7 @@ RankReport make_rank_report(const RankPlan& plan, const EngineResult& r,
                           std::to_string(list.size()));
     }
     const ClockModel& theirs = clocks[p];
-    const double bound = (mine.same_clock ? 0 : mine.uncertainty_ns) +
-                         (theirs.same_clock ? 0 : theirs.uncertainty_ns);
+    const double bound = mine.uncertainty_ns + theirs.uncertainty_ns;
     for (uint32_t e : list) {
       const int64_t post = rd.i64("post_ns");
       const PlanEntry& pe = plan.entries[e];

@@ -68,6 +68,7 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
     const pid_t pid = ::fork();
     if (pid < 0) throw_errno("--spawn: fork");
     if (pid == 0) {
+      ::setenv("DLCNET_RANK_SOURCE", "spawn", 1);
       ::execv(cargv[0], cargv.data());
       std::perror("dlc-replay --spawn: exec");
       ::_exit(127);

@@ -104,6 +104,13 @@ NodeTimeline expand_node(const trace::Job& job, const trace::Node& node, const C
         t.deps.push_back(target);
       }
     }
+    // Set-up commands carry no dependencies and no times, but a capture writes them when they
+    // happen: the start-up ones first, the shut-down ones last. Each follows the record before
+    // it, or a shut-down command would be planned at the start and hold its channel all run.
+    if (!node.records[te.record].is_data() && te.dep_begin == t.deps.size() && e > 0 &&
+        t.entries[e - 1].copy == c) {
+      t.deps.push_back(e - 1);
+    }
   }
   return t;
 }

@@ -1,5 +1,6 @@
 // dlc-replay: make the network carry a DLC job again, message for message, and report what
 // every message experienced. The work is in replay/ (engine, plan, reports) and run.cpp.
+#include <cstdlib>
 #include <iostream>
 
 #include "apps/dlc_replay/options.hpp"
@@ -46,6 +47,9 @@ int main(int argc, char** argv) {
     r.port = env->port;
     r.job_token = env->job_token;
     r.rank_source = env->source;
+    if (const char* s = std::getenv("DLCNET_RANK_SOURCE"); s && r.rank_source == "options") {
+      r.rank_source = s;  // --spawn says who chose the ranks
+    }
     who = "rank " + std::to_string(r.rank) + ": ";
     return run_rank(r, argc, argv);
   } catch (const std::exception& e) {

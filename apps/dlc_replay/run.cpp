@@ -64,13 +64,24 @@ uint64_t agree(Bootstrap& boot, uint64_t fingerprint, uint64_t max_message) {
   return part;
 }
 
+bool same_kernel(const std::vector<HostIdentity>& hosts, size_t r) {
+  return !hosts[r].boot_id.empty() && hosts[r].boot_id == hosts[0].boot_id;
+}
+
+// Rank 0's clock is the reference; ranks on its kernel go through CLOCK_MONOTONIC; the others
+// through the ping-pongs.
 std::vector<ClockModel> clock_models(const std::vector<HostIdentity>& hosts,
-                                     const std::vector<OffsetEstimate>& before,
-                                     const std::vector<OffsetEstimate>& after) {
+                                     const ClockRound& before, const ClockRound& after) {
   std::vector<ClockModel> m(hosts.size());
   for (size_t r = 0; r < hosts.size(); ++r) {
-    const bool same = r == 0 || (!hosts[r].boot_id.empty() && hosts[r].boot_id == hosts[0].boot_id);
-    m[r] = same ? same_clock_model() : fit_clock(before[r], after[r]);
+    if (r == 0) {
+      m[r] = same_clock_model();
+    } else if (same_kernel(hosts, r)) {
+      m[r] = fit_clock(before.via_kernel(r), after.via_kernel(r));
+      m[r].same_clock = true;
+    } else {
+      m[r] = fit_clock(before.pingpong[r], after.pingpong[r]);
+    }
   }
   return m;
 }
@@ -139,7 +150,8 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   t.connect(boot, plan.peers);
 
   const std::vector<HostIdentity> hosts = exchange_identities(boot);
-  const auto before = measure_offsets(t, boot, region, o.clock_samples, timeout);
+  const bool yield = should_yield(o.idle, hosts, o.rank);
+  const auto before = measure_offsets(t, boot, region, o.clock_samples, timeout, yield);
 
   std::unique_ptr<RecordWriter> records;
   if (!o.records_path.empty()) {
@@ -154,7 +166,7 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   ec.notify_after_write_completion = std::string(t.name()) != "verbs";
   ec.recv_ahead = o.recv_ahead;
   ec.progress_timeout = timeout;
-  ec.yield_when_idle = should_yield(o.idle, hosts, o.rank);
+  ec.yield_when_idle = yield;
   ec.fault_after = o.fault_rank == o.rank ? o.fault_after : -1;
   ec.records = records.get();
   ec.rank_name = name;
@@ -163,7 +175,7 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   boot.barrier();
   const EngineResult result = engine.run(now_ns());
   boot.barrier();
-  const auto after = measure_offsets(t, boot, region, o.clock_samples, timeout);
+  const auto after = measure_offsets(t, boot, region, o.clock_samples, timeout, yield);
   const std::vector<ClockModel> clocks = clock_models(hosts, before, after);
 
   const std::vector<Bytes> posts = boot.alltoall(encode_post_times(plan, result));
@@ -185,7 +197,16 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
     rep.ranks.push_back(mine);
     for (int r = 1; r < o.world_size; ++r) rep.ranks.push_back(decode_report(gathered[r], r));
     for (int r = 0; r < o.world_size; ++r) {
-      rep.clocks.push_back({hosts[r], before[r], after[r], clocks[r]});
+      ClockReport c;
+      c.host = hosts[r];
+      c.before = before.pingpong[r];
+      c.after = after.pingpong[r];
+      if (same_kernel(hosts, r)) {
+        c.kernel_before = before.via_kernel(r);
+        c.kernel_after = after.via_kernel(r);
+      }
+      c.model = clocks[r];
+      rep.clocks.push_back(c);
     }
     analyse(rep, job, map);
     print_report(std::cout, rep, job, map);

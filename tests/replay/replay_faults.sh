@@ -1,0 +1,57 @@
+# A rank killed in the middle of a replay: the others exit non-zero within their timeout,
+# naming it, and every rank's records written so far are intact and parseable.
+# $1: ucx (host) or verbs (needs an RDMA device: exit 77).
+source "$(dirname "$0")/../e2e/lib.sh"
+here="$(cd "$(dirname "$0")" && pwd)"
+job="$here/../../examples/lenet5-2w1s"
+B="$BIN/dlc-replay"
+case "$1" in
+  verbs) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
+         T=(--transport verbs) ;;
+  ucx)   T=(--transport ucx) ;;
+esac
+
+# kill_run NAME RANK AFTER EXTRA...: rank RANK dies (SIGKILL) after AFTER completions.
+kill_run() {
+  local name="$1" victim="$2" after="$3"
+  shift 3
+  local out="$work/$name"
+  mkdir -p "$out"
+  local t0=$SECONDS
+  timeout 300 "$B" "$job" "${T[@]}" --spawn --timeout 15 --records "$out/rec.csv" \
+    --fault-rank "$victim" --fault-after "$after" "$@" >"$out/stdout" 2>"$out/stderr"
+  local rc=$?
+  local took=$((SECONDS - t0))
+  if [ $rc -eq 0 ]; then bad "$name: exited 0"; return; fi
+  [ $rc -ne 124 ] && ok "$name: exit $rc after $took s" || bad "$name: hung"
+  [ "$took" -lt 60 ] && ok "$name: within the timeout" || bad "$name: took $took s"
+  grep -q "rank $victim killed by signal 9" "$out/stderr" && ok "$name: rank $victim was killed" ||
+    bad "$name: rank $victim not reported killed"
+  # Every survivor stops with an error that names the dead rank.
+  for r in 0 1 2; do
+    [ "$r" = "$victim" ] && continue
+    if grep -E "^dlc-replay: rank $r: error: .*rank $victim\b" "$out/stderr" >/dev/null; then
+      ok "$name: rank $r names rank $victim"
+    else
+      bad "$name: rank $r does not name rank $victim"
+      sed 's/^/  | /' "$out/stderr" | tail -12
+    fi
+  done
+  python3 - "$out/rec" <<'PY' && ok "$name: records intact" || bad "$name: records"
+import csv, re, sys
+total = 0
+for r in range(3):
+    lines = open(f"{sys.argv[1]}.rank{r}.csv").read().splitlines()
+    assert lines[0].startswith("seq,op,bytes"), lines[:1]
+    for row in csv.DictReader(lines):
+        assert len(row) == 12 and all(v is not None and re.fullmatch(r"-?\d+|send|recv|write", v)
+                                      for v in row.values()), row
+        total += 1
+assert total > 0, "no records at all"
+print(total, "records")
+PY
+}
+
+kill_run server 2 60
+kill_run worker 1 40
+finish

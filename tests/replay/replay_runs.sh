@@ -1,0 +1,57 @@
+# dlc-replay end to end on the bundled LeNet-5 job (2 workers, 1 server, 3 iterations):
+# $1 transport: ucx (host: shared memory, and tcp) or verbs (needs an RDMA device: exit 77);
+# $2 launcher: spawn (--spawn) or mpirun (Open MPI). Each run is checked by check_run.py.
+source "$(dirname "$0")/../e2e/lib.sh"
+transport="$1"
+launcher="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
+job="$here/../../examples/lenet5-2w1s"
+B="$BIN/dlc-replay"
+case "$transport" in
+  verbs) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
+         T=(--transport verbs) ;;
+  ucx)   T=(--transport ucx --ucx-tls sm) ;;
+esac
+command -v mpirun >/dev/null || [ "$launcher" != mpirun ] || { echo "no mpirun: skipped"; exit 77; }
+
+# run NAME CHECK-ARGS -- DLC-REPLAY-ARGS...: one replay, then its checks.
+run() {
+  local name="$1" check_args="$2"
+  shift 3
+  local out="$work/$name"
+  mkdir -p "$out"
+  local cmd=("$B" "$job" "${T[@]}" --json "$out/r.json" --records "$out/rec.csv" \
+             --fct "$out/fct.txt" --timeout 120 "$@")
+  if [ "$launcher" = mpirun ]; then
+    cmd=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 3 "${cmd[@]}")
+  else
+    cmd+=(--spawn)
+  fi
+  if timeout 600 "${cmd[@]}" >"$out/stdout" 2>"$out/stderr"; then
+    ok "$name: exit 0"
+  else
+    bad "$name: exit $?"
+    sed 's/^/  | /' "$out/stdout" "$out/stderr" | tail -30
+    return
+  fi
+  grep -q "^# OK: " "$out/stdout" && ok "$name: report says OK" || bad "$name: no OK line"
+  grep -q "per iteration" "$out/stdout" && ok "$name: side-by-side table" || bad "$name: no table"
+  if python3 "$here/check_run.py" "$job" "$out/r.json" "$out/rec" "$out/fct.txt" $check_args \
+      >"$out/check" 2>&1; then
+    ok "$name: $(tail -1 "$out/check")"
+  else
+    bad "$name: checks"
+    sed 's/^/  | /' "$out/check" | tail -20
+  fi
+  [ "$launcher" != mpirun ] || json_assert "$out/r.json" "d['replay']['rank_source']=='open-mpi'"
+}
+
+run send "" -- --op send
+if [ "$launcher" = spawn ]; then
+  run write "--op write" -- --op write
+  run loop-asap "--iterations 5" -- --mode asap --iterations 5
+  json_assert "$work/send/r.json" "d['replay']['rank_source']=='spawn'"
+  # The fidelity figure of this host, for the log (tests assert behaviour, not speed).
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); s=d['scheduling_error_s']; print(f\"scheduling error p50 {s['p50']*1e6:.2f} us, p99 {s['p99']*1e6:.2f} us, max {s['max']*1e6:.2f} us\")" "$work/send/r.json"
+fi
+finish
