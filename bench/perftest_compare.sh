@@ -61,11 +61,20 @@ done
 out="$(realpath -m "$out")"
 
 bin="$repo/build-bench/bin/dlc-bench"
+build_note="not rebuilt (--no-build)"
 if [ "$build" -eq 1 ]; then
   # Our own build dir: the tree is shared, and the lead may have changed the code since.
-  cmake -S "$repo" -B "$repo/build-bench" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  make -C "$repo/build-bench" -j2 dlc-bench >/dev/null
+  # Others edit the tree meanwhile: when it does not configure or build right now, measure
+  # the binary we have, and say so in the report.
+  if cmake -S "$repo" -B "$repo/build-bench" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$repo/build-bench/bench-build.log" 2>&1 \
+     && make -C "$repo/build-bench" -j2 dlc-bench >>"$repo/build-bench/bench-build.log" 2>&1; then
+    build_note="rebuilt"
+  else
+    build_note="rebuild FAILED (see build-bench/bench-build.log); measured the existing binary"
+    echo "perftest_compare: warning: $build_note" >&2
+  fi
 fi
+[ -x "$bin" ] && build_note="$build_note; binary built $(date -u -r "$bin" +%Y-%m-%dT%H:%M:%SZ)"
 [ -x "$bin" ] || { echo "perftest_compare: $bin not built (drop --no-build)" >&2; exit 1; }
 for t in ib_send_lat ib_write_lat ib_write_bw ib_read_bw; do
   command -v "$t" >/dev/null || { echo "perftest_compare: $t not found (Debian package perftest)" >&2; exit 1; }
@@ -150,6 +159,7 @@ ctx = {
     "rdma_run_status": $rc,
     "dlcnet_commit": sh("git -C '$repo' rev-parse HEAD"),
     "dlcnet_tree_dirty": bool(sh("git -C '$repo' status --porcelain --untracked-files=no")),
+    "dlcnet_build": "$build_note",
     "perftest_version": sh("dpkg-query -W -f '\${Version}' perftest"),
     "order": "per round, each test runs both tools back to back; the order flips every round",
     "notes": "each tool's defaults otherwise (tx depth 128; dlc-bench warms up 100 iterations, perftest not)",
