@@ -19,6 +19,10 @@ namespace {
 // line never delays a post; and at least every kFlushEvery anyway.
 constexpr int64_t kWriteSlackNs = 50'000;
 constexpr int64_t kFlushEveryNs = 100'000'000;
+// A flush is a write(2) of up to a megabyte: done when the next post is this far away, or
+// regardless once it is this late, so a run that never idles still keeps its records.
+constexpr int64_t kFlushSlackNs = 500'000;
+constexpr int64_t kFlushLatestNs = 500'000'000;
 constexpr int64_t kCheckPeersEveryNs = 50'000'000;
 // Empty polls before yielding the CPU, and the least idle time ahead that makes it worth it.
 constexpr uint32_t kIdleSpinsBeforeYield = 64;
@@ -127,7 +131,9 @@ void Engine::housekeeping(int64_t now) {
       (heap_.empty() || heap_.front().first - now > kWriteSlackNs)) {
     write_records(16);
   }
-  if (cfg_.records && now - last_flush_ > kFlushEveryNs) {
+  const bool slack = heap_.empty() || heap_.front().first - now > kFlushSlackNs;
+  if (cfg_.records && ((now - last_flush_ > kFlushEveryNs && slack) ||
+                       now - last_flush_ > kFlushLatestNs)) {
     write_records(to_write_.size());
     cfg_.records->flush();
     last_flush_ = now;

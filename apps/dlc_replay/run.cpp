@@ -132,6 +132,9 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   TcpBootstrap boot(bc);
   boot.join();
 
+  // Declared before the transport so that it outlives it: tearing a transport down progresses
+  // it, and a message still arriving must not land in freed memory.
+  std::unique_ptr<Buffer> buf;
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
   topts.connect_timeout_ms = o.timeout_s * 1000;
@@ -145,8 +148,8 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
                            std::min<uint64_t>(t.max_message_size(), kMaxPart));
   const RankPlan plan = build_rank_plan(job, map, o.rank, popts, copies);
 
-  Buffer buf(plan.region_bytes);
-  const RegionId region = t.register_memory(buf.data, buf.size);
+  buf = std::make_unique<Buffer>(plan.region_bytes);
+  const RegionId region = t.register_memory(buf->data, buf->size);
   t.connect(boot, plan.peers);
 
   const std::vector<HostIdentity> hosts = exchange_identities(boot);
@@ -156,6 +159,7 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   std::unique_ptr<RecordWriter> records;
   if (!o.records_path.empty()) {
     records = std::make_unique<RecordWriter>(rank_path(o.records_path, o.rank, o.world_size));
+    records->flush();  // the header at least, whatever happens next
   }
   auto name = [&](int r) {
     return "rank " + std::to_string(r) + " (" + job.nodes[map.node_of(r)].name() + ")";

@@ -9,7 +9,7 @@ check "help" "$B" --help
 "$B" "$job" --spawn --rank 0 >/dev/null 2>&1; [ $? -eq 2 ] && ok "--spawn with --rank: exit 2" ||
   bad "--spawn with --rank"
 check_fails "no rank" "no rank: give --rank" "$B" "$job"
-check_fails "missing job" "does not exist|No such file" "$B" /nonexistent/job --spawn
+check_fails "missing job" "no such file or directory" "$B" /nonexistent/job --spawn
 check_fails "world size differs" "the job has 3 nodes to replay .* the world has 2 ranks" \
   "$B" "$job" --rank 0 --world-size 2 --coordinator 127.0.0.1:18790 --timeout 5
 check_fails "bad map" "--map: 'server7' is not a worker or server" "$B" "$job" --spawn \

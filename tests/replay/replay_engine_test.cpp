@@ -60,11 +60,11 @@ std::vector<RankOutcome> replay(const trace::Job& job, const Case& c) {
       RankOutcome& me = out[static_cast<size_t>(r)];
       try {
         Bootstrap& boot = *boots[static_cast<size_t>(r)];
+        me.plan = build_rank_plan(job, map, r, o, copies);
+        std::vector<uint8_t> buf(me.plan.region_bytes);  // outlives the transport
         TransportOptions t;
         t.ucx_tls = c.tls;
         auto tr = make_ucx_transport(t);
-        me.plan = build_rank_plan(job, map, r, o, copies);
-        std::vector<uint8_t> buf(me.plan.region_bytes);
         const RegionId region = tr->register_memory(buf.data(), buf.size());
         tr->connect(boot, me.plan.peers);
         measure_offsets(*tr, boot, region, 4, std::chrono::seconds(20), true);
