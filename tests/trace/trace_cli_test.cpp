@@ -1,0 +1,104 @@
+// dlc-trace end to end: the built binary, as a user runs it.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/trace/trace_test_util.hpp"
+
+namespace dlcnet::trace {
+namespace {
+
+struct CliRun {
+  int exit = -1;
+  std::string output;  // stdout and stderr
+};
+
+CliRun run(const std::string& args) {
+  const std::string cmd = std::string(DLC_TRACE_BIN) + " " + args + " 2>&1";
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(Cli, SynthValidateStatsConvertRoundTrip) {
+  test::TempDir dir;
+  const std::string job = dir / "job";
+  CliRun r =
+      run("synth -o " + job + " -w 2 -s 2 -n 25 -m lenet5 --compute-ms 5 --update-us 60 --seed 3");
+  ASSERT_EQ(r.exit, 0) << r.output;
+
+  r = run("validate " + job);
+  ASSERT_EQ(r.exit, 0) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("clean: 4 node files"));
+
+  r = run("stats " + job + " --json " + (dir / "stats.json"));
+  ASSERT_EQ(r.exit, 0) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("Worker overheads"));
+  const auto j = nlohmann::json::parse(test::read_file(dir / "stats.json"));
+  EXPECT_EQ(j["context"]["tool"], "dlc-trace stats");
+  EXPECT_EQ(j["diagnostics"]["errors"], 0);
+  EXPECT_EQ(j["job"]["iterations"], 25);
+  EXPECT_NEAR(j["summary"]["computation_s"]["mean"].get<double>(), 0.005, 0.005 * 0.02);
+  EXPECT_NEAR(j["summary"]["update_s"]["mean"].get<double>(), 60e-6, 60e-6 * 0.05);
+  EXPECT_EQ(j["message_sizes"]["min"], 73);
+  EXPECT_EQ(j["message_sizes"]["max"], 1600073);
+  ASSERT_EQ(j["keys"].size(), 8u);
+  EXPECT_EQ(j["keys"][4]["push_bytes_max"], 1600000 + 73);  // fc1_weight
+  EXPECT_EQ(j["keys"][7]["push_bytes_max"], 40 + 73);       // fc2_bias
+  const uint64_t records = j["job"]["records"];
+
+  const std::string csv = dir / "job.csv";
+  r = run("convert " + job + " -o " + csv);
+  ASSERT_EQ(r.exit, 0) << r.output;
+  EXPECT_THAT(test::read_file(csv), ::testing::StartsWith("# dlcnet-trace 1 workers=2"));
+  r = run("validate " + csv);
+  ASSERT_EQ(r.exit, 0) << r.output;
+
+  const std::string back = dir / "back";
+  r = run("convert " + csv + " -o " + back);
+  ASSERT_EQ(r.exit, 0) << r.output;
+  r = run("validate " + back);
+  ASSERT_EQ(r.exit, 0) << r.output;
+  r = run("stats -q " + back + " --json " + (dir / "back.json"));
+  ASSERT_EQ(r.exit, 0) << r.output;
+  const auto b = nlohmann::json::parse(test::read_file(dir / "back.json"));
+  EXPECT_EQ(b["job"]["records"], records);
+  EXPECT_DOUBLE_EQ(b["summary"]["computation_s"]["mean"].get<double>(),
+                   j["summary"]["computation_s"]["mean"].get<double>());
+}
+
+TEST(Cli, BadFileGivesNonZeroExitWithFileAndLine) {
+  CliRun r = run("validate " + test::data("reject/non_numeric.txt"));
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_THAT(r.output, ::testing::HasSubstr("reject/non_numeric.txt:18: error: field 'length'"));
+  r = run("stats " + test::data("reject/cycle.txt"));
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_THAT(r.output, ::testing::HasSubstr("cycle.txt:15: error: dependency cycle"));
+  r = run("validate " + test::data("odd/repeated_id.txt"));
+  EXPECT_EQ(r.exit, 2);  // warnings only
+  r = run("validate /no/such/job");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_THAT(r.output, ::testing::HasSubstr("/no/such/job: error: no such file"));
+}
+
+TEST(Cli, BenchLoadPrintsJson) {
+  const CliRun r = run("bench-load " + test::data("basic"));
+  ASSERT_EQ(r.exit, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["records"], 92);
+  EXPECT_GT(j["records_per_second"].get<double>(), 0);
+  EXPECT_GT(j["model_bytes_per_record"].get<double>(), 48);
+}
+
+}  // namespace
+}  // namespace dlcnet::trace

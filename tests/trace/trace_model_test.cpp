@@ -1,0 +1,78 @@
+#include "replay/trace_model.hpp"
+
+#include <gtest/gtest.h>
+
+namespace dlcnet::trace {
+namespace {
+
+TEST(TraceModel, RecordAndMessageStayCompact) {
+  EXPECT_EQ(sizeof(Record), 48u);
+  EXPECT_EQ(sizeof(Message), 12u);
+}
+
+TEST(TraceModel, OperationNamesRoundTripAndBothSendComSpellingsAreAccepted) {
+  for (size_t i = 0; i < kNumOps; ++i) {
+    const auto op = static_cast<Op>(i);
+    EXPECT_EQ(op_from_name(op_name(op)), op) << op_name(op);
+  }
+  EXPECT_EQ(op_from_name("SendCom_TO_Servers"), Op::kCommandToServers);
+  EXPECT_EQ(op_from_name("SendCom_To_Servers"), Op::kCommandToServers);
+  EXPECT_EQ(op_from_name("SendCom_To_Workers"), Op::kCommandToWorkers);
+  EXPECT_FALSE(op_from_name("Push_Fly_Worker"));
+}
+
+TEST(TraceModel, CounterpartsAndDependencyTargetsPairUp) {
+  for (size_t i = 0; i < kNumDataOps; ++i) {
+    const auto op = static_cast<Op>(i);
+    EXPECT_EQ(op_counterpart(op_counterpart(op)), op);
+    EXPECT_EQ(op_phase(op_counterpart(op)), op_phase(op));
+    EXPECT_NE(op_sends(op), op_sends(op_counterpart(op)));
+    EXPECT_EQ(op_role(op_dep_target(op)), op_role(op));
+    EXPECT_EQ(data_op(op_role(op), op_phase(op)), op);
+  }
+  EXPECT_EQ(op_dep_type(Op::kPushSendWorker), DepType::kPushOnPull);
+  EXPECT_EQ(op_dep_target(Op::kPushSendServer), Op::kPushRecvServer);
+}
+
+// Worker 0 numbers from 0 (initialisation push at 0-1, initial pull at 2-3, iteration i at
+// 4i..4i+3); servers and the other workers from -2/0 (iteration i at 4i-2..4i+1).
+TEST(TraceModel, IterationNumbering) {
+  EXPECT_EQ(numbering_offset(0, Phase::kPushSend), 0);
+  EXPECT_EQ(numbering_offset(4, Phase::kPushSend), 0);
+  EXPECT_EQ(numbering_offset(7, Phase::kPullRecv), 0);
+  EXPECT_EQ(numbering_offset(-2, Phase::kPushSend), 2);
+  EXPECT_EQ(numbering_offset(-1, Phase::kPushRecv), 2);
+  EXPECT_EQ(numbering_offset(0, Phase::kPullSend), 2);
+  EXPECT_EQ(numbering_offset(5, Phase::kPullRecv), 2);
+  EXPECT_EQ(numbering_offset(1, Phase::kPushSend), 3);  // inconsistent: 1 or 3
+  EXPECT_EQ(iteration_of(4, Phase::kPushSend, 0), 1);
+  EXPECT_EQ(iteration_of(3, Phase::kPullRecv, 0), 0);
+  EXPECT_EQ(iteration_of(-2, Phase::kPushSend, 2), 0);
+  EXPECT_EQ(iteration_of(2, Phase::kPushSend, 2), 1);
+  EXPECT_EQ(iteration_of(5, Phase::kPullRecv, 2), 1);
+  EXPECT_EQ(iteration_of(-5, Phase::kPushSend, 2), -1);  // floor, not truncation
+  for (int32_t it = 0; it < 5; ++it) {
+    for (int p = 0; p < 4; ++p) {
+      for (int off : {0, 2}) {
+        const auto ph = static_cast<Phase>(p);
+        EXPECT_EQ(iteration_of(opnum_of(it, ph, off), ph, off), it);
+        EXPECT_EQ(numbering_offset(opnum_of(it, ph, off), ph), off);
+      }
+    }
+  }
+}
+
+TEST(TraceModel, SkeletonRanks) {
+  const Job job = make_job_skeleton(3, 2);
+  ASSERT_EQ(job.nodes.size(), 6u);
+  EXPECT_EQ(job.nodes[2].role, Role::kWorker);
+  EXPECT_EQ(job.nodes[3].role, Role::kServer);
+  EXPECT_EQ(job.nodes[4].index, 1);
+  EXPECT_EQ(job.nodes[5].role, Role::kScheduler);
+  EXPECT_EQ(job.server_rank(1), 4);
+  EXPECT_EQ(job.scheduler_rank(), 5);
+  EXPECT_EQ(job.nodes[4].name(), "server1");
+}
+
+}  // namespace
+}  // namespace dlcnet::trace
