@@ -6,12 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <iostream>
 #include <random>
 #include <thread>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "replay/replay_log.hpp"
 
 namespace dlcnet::replay {
 namespace {
@@ -76,10 +76,10 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
     pids.push_back(pid);
   }
   if (!o.quiet) {
-    std::cerr << "dlc-replay: --spawn: " << o.world_size << " ranks, coordinator " << coordinator
-              << ", pids";
-    for (pid_t p : pids) std::cerr << ' ' << p;
-    std::cerr << '\n';
+    std::string line = "dlc-replay: --spawn: " + std::to_string(o.world_size) +
+                       " ranks, coordinator " + coordinator + ", pids";
+    for (pid_t p : pids) line += " " + std::to_string(p);
+    log_line(line);
   }
   int first = 0;
   int64_t kill_at = now_ns() + o.limit.count() * 1'000'000'000;
@@ -98,16 +98,16 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
       if (exit_code(status) != 0 && first == 0) {
         first = exit_code(status);
         if (!o.quiet)
-          std::cerr << "dlc-replay: --spawn: rank " << r << " " << describe(status) << '\n';
+          log_line("dlc-replay: --spawn: rank " + std::to_string(r) + " " + describe(status));
         kill_at = std::min(kill_at, now_ns() + o.grace.count() * 1'000'000'000);
       }
     }
     if (running > 0 && now_ns() >= kill_at) {
       for (size_t r = 0; r < pids.size(); ++r) {
         if (done[r]) continue;
-        std::cerr << "dlc-replay: --spawn: killing rank " << r << " (pid " << pids[r]
-                  << "): still running "
-                  << (first ? "after another rank failed" : "at the time limit") << '\n';
+        log_line("dlc-replay: --spawn: killing rank " + std::to_string(r) + " (pid " +
+                 std::to_string(pids[r]) + "): still running " +
+                 (first ? "after another rank failed" : "at the time limit"));
         ::kill(pids[r], SIGKILL);
       }
       if (first == 0) first = 124;

@@ -5,6 +5,7 @@
 
 #include "apps/dlc_replay/options.hpp"
 #include "core/error.hpp"
+#include "replay/replay_log.hpp"
 #include "replay/replay_rank_map.hpp"
 #include "replay/replay_spawn.hpp"
 #include "replay/trace_loader.hpp"
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
     who = "rank " + std::to_string(r.rank) + ": ";
     return run_rank(r, argc, argv);
   } catch (const std::exception& e) {
-    std::cerr << "dlc-replay: " << who << "error: " << e.what() << '\n';
+    log_line("dlc-replay: " + who + "error: " + e.what());
     return 1;
   }
 }
