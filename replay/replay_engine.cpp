@@ -141,6 +141,8 @@ void Engine::housekeeping(int64_t now) {
   if (now - last_check_ > kCheckPeersEveryNs) {
     last_check_ = now;
     boot_.check_peers();
+    // A post still to come (think time, a timed gap) is not a stall.
+    if (!heap_.empty()) last_progress_ = now;
     if (now - last_progress_ > cfg_.progress_timeout.count() * 1'000'000) no_progress();
   }
 }

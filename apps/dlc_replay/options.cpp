@@ -84,7 +84,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--idle", idle,
                  "when idle: spin, yield the CPU, or auto (yield when more "
-                 "ranks than cores share the host)")
+                 "ranks than cores, or as many, share the host)")
       ->check(CLI::IsMember({"auto", "spin", "yield"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");

@@ -91,7 +91,10 @@ bool should_yield(IdlePolicy p, const std::vector<HostIdentity>& hosts, int rank
   const auto local = std::count_if(hosts.begin(), hosts.end(), [&](const HostIdentity& h) {
     return h.boot_id == hosts[static_cast<size_t>(rank)].boot_id;
   });
-  return local > static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
+  // As many spinning ranks as CPUs already starve the kernel's own work (Soft-RoCE does its
+  // protocol processing in kernel threads): yield then too. Yielding costs a system call when
+  // nothing else wants the CPU.
+  return local >= static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace
