@@ -1,6 +1,7 @@
 #include "replay/replay_clock_sync.hpp"
 
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,17 +18,18 @@ namespace dlcnet::replay {
 namespace {
 
 constexpr size_t kPingBytes = 8;
+constexpr int64_t kSleepAfterNs = 2'000'000;
 // wr_ids of the clock traffic: distinct from the engine's (it runs before and after only).
 constexpr uint64_t kPingId = 0xC10C'0000'0000'0001ull;
 
 class Pinger {
  public:
-  Pinger(Transport& t, RegionId region, std::chrono::milliseconds timeout, bool yield)
+  Pinger(Transport& t, RegionId region, std::chrono::milliseconds timeout, Idle idle)
       : t_(t),
         region_(region),
         deadline_(Deadline::after(timeout)),
         timeout_(timeout),
-        yield_(yield) {}
+        idle_(idle) {}
 
   void send(int peer) {
     for (;;) {
@@ -70,8 +72,17 @@ class Pinger {
         }
         got = true;
       }
-      if (got) return;
-      if (yield_ && (spin & 63) == 63) sched_yield();
+      if (got) {
+        last_ = now;
+        return;
+      }
+      if (idle_ == Idle::yield && (spin & 63) == 63) sched_yield();
+      // Sleeping only long after the last answer: a rank waiting for its turn naps, a rank in
+      // the middle of its ping-pongs does not.
+      if (idle_ == Idle::sleep && now - last_ > kSleepAfterNs) {
+        timespec ts{0, 50'000};
+        nanosleep(&ts, nullptr);
+      }
       if ((spin & 1023) == 1023 && deadline_.expired()) {
         fail(peer, "no answer within " + std::to_string(timeout_.count() / 1000) + " s");
       }
@@ -85,7 +96,8 @@ class Pinger {
   RegionId region_;
   Deadline deadline_;
   std::chrono::milliseconds timeout_;
-  bool yield_;
+  Idle idle_;
+  int64_t last_ = now_ns();
   uint32_t sends_done_ = 0;
 };
 
@@ -144,10 +156,10 @@ OffsetEstimate ClockRound::via_kernel(size_t r) const noexcept {
 }
 
 ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint32_t samples,
-                           std::chrono::milliseconds timeout, bool yield) {
+                           std::chrono::milliseconds timeout, Idle idle) {
   const int n = boot.size();
   const int me = boot.rank();
-  Pinger p(t, region, timeout, yield);
+  Pinger p(t, region, timeout, idle);
   WireWriter w;
   const OffsetEstimate link = link_to_monotonic(samples);
   w.i64(std::llround(link.offset_ns))

@@ -10,6 +10,7 @@
 #include "core/bootstrap.hpp"
 #include "core/transport.hpp"
 #include "replay/replay_clock.hpp"
+#include "replay/replay_options.hpp"
 
 namespace dlcnet::replay {
 
@@ -38,9 +39,9 @@ struct ClockRound {
 // K ping-pongs between rank 0 and every other rank in turn (a collective; the transport must
 // be connected rank 0 <-> all and carry nothing else meanwhile). Returns every rank's estimate,
 // by rank (rank 0's is zero with samples = K). Throws Error naming the rank that did not answer
-// within `timeout`. `yield`: give the CPU away while waiting (more busy ranks than cores on
-// this host), or a waiting rank's spinning delays the ping-pong under way by whole time slices.
+// within `timeout`. `idle` as the engine's: a waiting rank that spins on a CPU another rank
+// needs delays the ping-pong under way by whole time slices.
 ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint32_t samples,
-                           std::chrono::milliseconds timeout, bool yield);
+                           std::chrono::milliseconds timeout, Idle idle);
 
 }  // namespace dlcnet::replay

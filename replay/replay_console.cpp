@@ -37,7 +37,9 @@ void print_clocks(std::ostream& out, const ReplayReport& r) {
   }
   if (!same.empty()) {
     double bound = 0;
-    for (const ClockReport& c : r.clocks) bound = std::max(bound, c.model.uncertainty_ns);
+    for (const ClockReport& c : r.clocks) {
+      if (c.model.same_clock) bound = std::max(bound, c.model.uncertainty_ns);
+    }
     out << "# clock: rank" << (same.find(',') == std::string::npos ? " " : "s ") << same
         << " run on rank 0's kernel: offsets through CLOCK_MONOTONIC, +/- "
         << fixed(bound * 1e-3, 2) << " us\n";

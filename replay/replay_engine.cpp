@@ -1,6 +1,7 @@
 // Engine set-up, the main loop and the bookkeeping around it (records, liveness, watchdog).
 // Posting and completions are in replay_engine_datapath.cpp.
 #include <sched.h>
+#include <time.h>
 
 #include <algorithm>
 #include <array>
@@ -27,6 +28,15 @@ constexpr int64_t kCheckPeersEveryNs = 50'000'000;
 // Empty polls before yielding the CPU, and the least idle time ahead that makes it worth it.
 constexpr uint32_t kIdleSpinsBeforeYield = 64;
 constexpr int64_t kYieldSlackNs = 20'000;
+// Sleep: only after this long without activity (a burst is served spinning), in naps of
+// kNapNs, and not when a post is due within two naps.
+constexpr int64_t kSleepAfterNs = 200'000;
+constexpr int64_t kNapNs = 50'000;
+
+void nap() noexcept {
+  timespec ts{0, kNapNs};
+  nanosleep(&ts, nullptr);
+}
 
 }  // namespace
 
@@ -65,7 +75,7 @@ void Engine::prepare() {
 
 EngineResult Engine::run(int64_t start_ns) {
   res_.start_ns = start_ns;
-  last_progress_ = last_flush_ = last_check_ = start_ns;
+  last_progress_ = last_flush_ = last_check_ = last_activity_ = start_ns;
   try {
     const bool timed = cfg_.mode == Mode::timed;
     for (uint32_t e = 0; e < plan_.entries.size(); ++e) {
@@ -113,14 +123,19 @@ void Engine::loop() {
     }
     if (!pending_.empty()) retry_pending();
     if (busy_iteration) {
-      last_progress_ = now;
+      last_progress_ = last_activity_ = now;
       idle_spins_ = 0;
     }
     housekeeping(now);
-    if (!busy_iteration && cfg_.yield_when_idle && ++idle_spins_ >= kIdleSpinsBeforeYield &&
-        (heap_.empty() || heap_.front().first - now > kYieldSlackNs)) {
-      idle_spins_ = 0;
-      sched_yield();
+    if (busy_iteration || cfg_.idle == Idle::spin) continue;
+    const int64_t ahead = heap_.empty() ? INT64_MAX : heap_.front().first - now;
+    if (cfg_.idle == Idle::yield) {
+      if (++idle_spins_ >= kIdleSpinsBeforeYield && ahead > kYieldSlackNs) {
+        idle_spins_ = 0;
+        sched_yield();
+      }
+    } else if (now - last_activity_ > kSleepAfterNs && ahead > 2 * kNapNs) {
+      nap();
     }
   }
   res_.end_ns = now_ns();
@@ -132,8 +147,8 @@ void Engine::housekeeping(int64_t now) {
     write_records(16);
   }
   const bool slack = heap_.empty() || heap_.front().first - now > kFlushSlackNs;
-  if (cfg_.records && ((now - last_flush_ > kFlushEveryNs && slack) ||
-                       now - last_flush_ > kFlushLatestNs)) {
+  if (cfg_.records &&
+      ((now - last_flush_ > kFlushEveryNs && slack) || now - last_flush_ > kFlushLatestNs)) {
     write_records(to_write_.size());
     cfg_.records->flush();
     last_flush_ = now;

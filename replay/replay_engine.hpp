@@ -26,8 +26,8 @@ struct EngineConfig {
   bool notify_after_write_completion = true;
   uint32_t recv_ahead = 64;  // receives (parts) posted ahead per peer
   std::chrono::milliseconds progress_timeout{30000};
-  bool yield_when_idle = false;  // more busy ranks than cores on this host: let them run
-  int64_t fault_after = -1;      // test hook: SIGKILL this rank after that many completions
+  Idle idle = Idle::spin;
+  int64_t fault_after = -1;  // test hook: SIGKILL this rank after that many completions
   RecordWriter* records = nullptr;
   std::function<std::string(int)> rank_name;  // "rank 2 (server0)", for errors
 };
@@ -108,7 +108,7 @@ class Engine {
   uint64_t inflight_ = 0;  // posted sends, writes and notifications not yet completed
   uint64_t completions_ = 0;
   uint64_t notifies_left_ = 0;  // write mode: notifications not yet posted
-  int64_t last_progress_ = 0, last_flush_ = 0, last_check_ = 0;
+  int64_t last_progress_ = 0, last_flush_ = 0, last_check_ = 0, last_activity_ = 0;
   uint32_t idle_spins_ = 0;
 };
 

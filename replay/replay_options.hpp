@@ -17,7 +17,13 @@ enum class Mode : uint8_t { dag, timed, asap };
 // into the receiver's landing area followed by a zero-byte notification send.
 enum class Transfer : uint8_t { send, write };
 
+// What a rank does while nothing is due: spin on the transport (lowest latency), yield the CPU
+// between polls (ranks sharing CPUs), or sleep in short naps once idle for a while (emulated
+// guests, where a spinning vCPU takes a host core from the ones doing the work).
+enum class Idle : uint8_t { spin, yield, sleep };
+
 const char* to_string(Mode m) noexcept;
+const char* to_string(Idle i) noexcept;
 const char* to_string(Transfer t) noexcept;
 std::optional<Mode> mode_from_string(std::string_view s) noexcept;
 std::optional<Transfer> transfer_from_string(std::string_view s) noexcept;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/error.hpp"
+#include "core/units.hpp"
 
 namespace dlcnet::replay::cli {
 namespace {
@@ -15,6 +16,7 @@ void validate(Options& o, const std::string& mode, const std::string& op, const 
   r.plan.transfer = *transfer_from_string(op);
   r.idle = idle == "spin"    ? IdlePolicy::spin
            : idle == "yield" ? IdlePolicy::yield
+           : idle == "sleep" ? IdlePolicy::sleep
                              : IdlePolicy::automatic;
   if (r.plan.time_scale < 0) throw Error("--time-scale: must be 0 or more");
   if (r.timeout_s < 1) throw Error("--timeout: at least 1 second");
@@ -36,7 +38,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   CLI::App app{
       "dlc-replay: replay a DLC trace's messages over verbs or UCX, one process per trace "
       "node, and report what every message experienced"};
-  std::string mode = "dag", op = "send", idle = "auto";
+  std::string mode = "dag", op = "send", idle = "auto", part_text;
   int rank = -1, world = -1;
   uint64_t token = 0;
   app.add_option("job", r.inputs, "job directory (or trace files)")->required();
@@ -82,10 +84,17 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--recv-ahead", r.recv_ahead, "receives posted ahead per peer")
       ->capture_default_str();
+  app.add_option("--part-bytes", part_text,
+                 "split messages above this size, e.g. 64K (default: the transport's maximum)");
+  app.add_option("-t,--tx-depth", r.transport.send_depth,
+                 "transport operations in flight per peer (with --part-bytes: a window for slow "
+                 "or lossy fabrics)")
+      ->capture_default_str();
   app.add_option("--idle", idle,
-                 "when idle: spin, yield the CPU, or auto (yield when more "
+                 "when idle: spin, yield the CPU, sleep in 50 us naps (emulated guests), or auto "
+                 "(yield when more "
                  "ranks than cores, or as many, share the host)")
-      ->check(CLI::IsMember({"auto", "spin", "yield"}))
+      ->check(CLI::IsMember({"auto", "spin", "yield", "sleep"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");
   app.add_option("--fault-rank", r.fault_rank)->group("");    // tests: kill this rank...
@@ -98,6 +107,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
   }
   if (tok->count() > 0) o.given.job_token = token;
   try {
+    if (!part_text.empty()) {
+      r.part_limit = parse_size(part_text, "--part-bytes");
+      if (r.part_limit == 0) throw Error("--part-bytes: at least 1 byte");
+    }
+    if (r.transport.send_depth == 0) throw Error("-t: at least 1");
     validate(o, mode, op, idle, rank, world);
   } catch (const Error& e) {
     std::cerr << "dlc-replay: " << e.what() << '\n';

@@ -86,15 +86,18 @@ std::vector<ClockModel> clock_models(const std::vector<HostIdentity>& hosts,
   return m;
 }
 
-bool should_yield(IdlePolicy p, const std::vector<HostIdentity>& hosts, int rank) {
-  if (p != IdlePolicy::automatic) return p == IdlePolicy::yield;
+Idle idle_policy(IdlePolicy p, const std::vector<HostIdentity>& hosts, int rank) {
+  if (p == IdlePolicy::spin) return Idle::spin;
+  if (p == IdlePolicy::yield) return Idle::yield;
+  if (p == IdlePolicy::sleep) return Idle::sleep;
   const auto local = std::count_if(hosts.begin(), hosts.end(), [&](const HostIdentity& h) {
     return h.boot_id == hosts[static_cast<size_t>(rank)].boot_id;
   });
   // As many spinning ranks as CPUs already starve the kernel's own work (Soft-RoCE does its
   // protocol processing in kernel threads): yield then too. Yielding costs a system call when
   // nothing else wants the CPU.
-  return local >= static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
+  return local >= static_cast<long>(std::max(1u, std::thread::hardware_concurrency())) ? Idle::yield
+                                                                                       : Idle::spin;
 }
 
 }  // namespace
@@ -147,8 +150,9 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   PlanOptions popts = o.plan;
   const Copies copies = Copies::make(job, popts.iterations);
   popts.part_bytes = 0;
-  popts.part_bytes = agree(boot, plan_fingerprint(job, map, popts, copies),
-                           std::min<uint64_t>(t.max_message_size(), kMaxPart));
+  uint64_t part = std::min<uint64_t>(t.max_message_size(), kMaxPart);
+  if (o.part_limit > 0) part = std::min(part, o.part_limit);
+  popts.part_bytes = agree(boot, plan_fingerprint(job, map, popts, copies), part);
   const RankPlan plan = build_rank_plan(job, map, o.rank, popts, copies);
 
   buf = std::make_unique<Buffer>(plan.region_bytes);
@@ -156,8 +160,8 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   t.connect(boot, plan.peers);
 
   const std::vector<HostIdentity> hosts = exchange_identities(boot);
-  const bool yield = should_yield(o.idle, hosts, o.rank);
-  const auto before = measure_offsets(t, boot, region, o.clock_samples, timeout, yield);
+  const Idle idle = idle_policy(o.idle, hosts, o.rank);
+  const auto before = measure_offsets(t, boot, region, o.clock_samples, timeout, idle);
 
   std::unique_ptr<RecordWriter> records;
   if (!o.records_path.empty()) {
@@ -173,7 +177,7 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   ec.notify_after_write_completion = std::string(t.name()) != "verbs";
   ec.recv_ahead = o.recv_ahead;
   ec.progress_timeout = timeout;
-  ec.yield_when_idle = yield;
+  ec.idle = idle;
   ec.fault_after = o.fault_rank == o.rank ? o.fault_after : -1;
   ec.records = records.get();
   ec.rank_name = name;
@@ -182,7 +186,7 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   boot.barrier();
   const EngineResult result = engine.run(now_ns());
   boot.barrier();
-  const auto after = measure_offsets(t, boot, region, o.clock_samples, timeout, yield);
+  const auto after = measure_offsets(t, boot, region, o.clock_samples, timeout, idle);
   const std::vector<ClockModel> clocks = clock_models(hosts, before, after);
 
   const std::vector<Bytes> posts = boot.alltoall(encode_post_times(plan, result));

@@ -10,7 +10,7 @@
 
 namespace dlcnet::replay {
 
-enum class IdlePolicy { automatic, spin, yield };
+enum class IdlePolicy { automatic, spin, yield, sleep };
 
 struct RunOptions {
   std::vector<std::string> inputs;  // job directory or files
@@ -30,6 +30,7 @@ struct RunOptions {
   uint32_t clock_samples = 32;
   int timeout_s = 30;
   uint32_t recv_ahead = 64;
+  uint64_t part_limit = 0;  // split messages above this (0: the transport's maximum)
   IdlePolicy idle = IdlePolicy::automatic;
   bool quiet = false;
   int fault_rank = -1;  // test hook: this rank kills itself after fault_after completions

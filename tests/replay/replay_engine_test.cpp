@@ -67,12 +67,12 @@ std::vector<RankOutcome> replay(const trace::Job& job, const Case& c) {
         auto tr = make_ucx_transport(t);
         const RegionId region = tr->register_memory(buf.data(), buf.size());
         tr->connect(boot, me.plan.peers);
-        measure_offsets(*tr, boot, region, 4, std::chrono::seconds(20), true);
+        measure_offsets(*tr, boot, region, 4, std::chrono::seconds(20), Idle::yield);
         EngineConfig ec;
         ec.mode = c.mode;
         ec.transfer = c.transfer;
         ec.progress_timeout = std::chrono::seconds(20);
-        ec.yield_when_idle = true;  // three spinning threads on a small machine
+        ec.idle = Idle::yield;  // three spinning threads on a small machine
         Engine engine(me.plan, *tr, boot, region, ec);
         engine.prepare();
         boot.barrier();

@@ -1,7 +1,10 @@
 # dlc-replay across two hosts: two Soft-RoCE guests joined by a wire (scripts/rdma-run.sh
 # --guests 2), the workers (ranks 0, 1) in guest 0 and the server (rank 2) in guest 1, verbs
 # over rxe. Checks the cross-host path: clocks aligned by ping-pong with a bound on every
-# cross-host latency, and the same end-to-end checks as on one host.
+# cross-host latency, and the same end-to-end checks as on one host. --idle sleep: the guests
+# are emulated (TCG); a spinning rank keeps a vCPU, hence a host core, busy that rxe's kernel
+# threads in the other guest need, and the wire then stalls long enough for RC's retries
+# (6 x 67 ms) to run out.
 # usage: two_guests.sh BUILD_BIN_DIR   (run on the host; boots the guests itself)
 source "$(dirname "$0")/../e2e/lib.sh"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -11,7 +14,7 @@ B="$BIN/dlc-replay"
 [ -x "$B" ] || { echo "no $B: build dlc-replay first"; exit 1; }
 port=18731
 token=$RANDOM$RANDOM
-common="--world-size 3 --coordinator 198.18.1.1:$port --job-token $token --transport verbs --timeout 180"
+common="--world-size 3 --coordinator 198.18.1.1:$port --job-token $token --transport verbs --timeout 180 --idle sleep"
 out="$work/g"
 mkdir -p "$out"
 chmod 777 "$work" "$out"
