@@ -38,8 +38,7 @@ void resolve_dependencies(NodeDraft& draft, Diagnostics& diag) {
     trim(node.deps);
     return;
   }
-  // A server's channel ids are not needed once indexed (the matcher walks the workers).
-  for (uint32_t r : draft.channels.build_index(records, node.role != Role::kWorker)) {
+  for (uint32_t r : draft.channels.build_index(records)) {
     records[r].set_flag(Record::kDuplicateFlag, true);
     const Record& rec = records[r];
     diag.add(Problem::kRepeatedOpId, node.file, rec.line,

@@ -244,12 +244,11 @@ void DataFileReader::commit(ParsedRow& row) {
     RingSlot& slot = rings_[ch][static_cast<uint32_t>(rec.opnum) & 7];
     if (slot.idx == kNone || slot.opnum < rec.opnum) slot = RingSlot{rec.opnum, idx};
   }
-  if (!rec.is_data()) d_.channels.add_setup(idx);
   check_order(row.id, rec.time_ns);
   recs.push_back(rec);
 }
 
-void DataFileReader::check_order_slow(int64_t id, int64_t time_ns) {
+void DataFileReader::check_order(int64_t id, int64_t time_ns) {
   if (id == prev_id_) {
     if (diag_.wants(Problem::kRepeatedId)) {
       error(Problem::kRepeatedId, "ID " + std::to_string(id) + " repeats the previous record's");

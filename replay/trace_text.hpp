@@ -17,7 +17,7 @@ class LineReader {
   // Bytes readable after the end of every returned line: parsers may load a whole word at the
   // end of a line. The first of them is always '\n' or '\r' (the line end, or a sentinel after
   // a last line without one), so a scan for digits or blanks stops at the line end by itself.
-  static constexpr size_t kLinePadding = 64;
+  static constexpr size_t kLinePadding = 16;
 
   // Throws Error naming the path when it cannot be opened.
   explicit LineReader(const std::string& path, size_t buffer_bytes = 1 << 20);
