@@ -19,6 +19,7 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
 fi
 out="${DLCNET_OUT:-$build/replay-main}"
 
+bash "$repo/scripts/install-deps.sh"
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
