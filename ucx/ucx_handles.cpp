@@ -23,7 +23,7 @@ Context init_context(const ucp_params_t& params, const Config& config, const std
 
 Worker create_worker(ucp_context_h context, const ucp_worker_params_t& params) {
   ucp_worker_h w = nullptr;
-  check(ucp_worker_create(context, &params, &w), "ucp_worker_create", "thread_mode=single");
+  check(ucp_worker_create(context, &params, &w), "ucp_worker_create", "thread_mode=serialized");
   return Worker(w);
 }
 

@@ -15,6 +15,17 @@
 //   "write, then notify" patterns mean the same on both transports. Unsignaled writes only
 //   wait for local completion. UCX does not order RMA against tag messages; a completed
 //   signaled write is the point after which a following send is ordered behind it.
+// - Progress: UCX moves data only while its worker progresses, and a rendezvous send (above
+//   UCX's threshold, e.g. 8-20 KiB over tcp and shared memory), an RMA emulated over active
+//   messages, or an acknowledgement UCX owes the peer all need the sending side's progress.
+//   poll() progresses; in addition, once connect() returned, a helper thread progresses the
+//   worker whenever the caller made no datapath call during one of its check periods (1 ms,
+//   stretched up to 8 ms while the caller keeps calling, so it rarely interrupts a busy
+//   caller). So, as with verbs, a posted operation completes (within ~16 ms) even if its
+//   poster then blocks elsewhere: a bootstrap barrier right after the last reply of a
+//   ping-pong used to hang the peer waiting for that reply. The worker is therefore
+//   UCS_THREAD_MODE_SERIALIZED and every datapath call takes one (uncontended) mutex; the
+//   Transport itself is still used by one thread at a time.
 // - max_message_size(): SIZE_MAX. UCX splits large messages itself (rendezvous fragments
 //   sized for each lane, e.g. under rxe's 8 MiB limit), so callers never need to split.
 // - describe(): JSON naming the UCX version, the requested and effective UCX_TLS /

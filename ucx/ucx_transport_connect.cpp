@@ -122,6 +122,7 @@ void UcxTransport::connect(Bootstrap& boot, std::span<const int> peers) {
     peers_[r].connected = true;
   }
   connected_ = true;
+  start_idle_progress();
 }
 
 // Three rounds, each waited for while progressing, all within connect_timeout_ms:

@@ -1,5 +1,7 @@
-// UcxTransport's datapath: posting, UCX callbacks, poll(). Never throws, never allocates
-// after connect() (UCX's own request pool warms up during the first operations).
+// UcxTransport's datapath: posting, UCX callbacks, poll(), and the progress made while the
+// caller is away. Never throws, never allocates after connect() (UCX's own request pool warms up
+// during the first operations).
+#include <algorithm>
 #include <cstdio>
 
 #include "ucx/ucx_transport_impl.hpp"
@@ -10,6 +12,16 @@ namespace {
 // Passing the region's memory handle spares UCX a registration-cache lookup per operation.
 constexpr uint32_t kCallbackAttrs =
     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMH;
+
+// The idle-progress thread looks every kIdleCheck (doubling up to kIdleCheckMax while the
+// caller keeps calling, so a busy caller is rarely interrupted); once a whole period passed
+// without a call it progresses the worker, again after kIdleBusy while that finds work.
+constexpr std::chrono::microseconds kIdleCheck{1000};
+constexpr std::chrono::microseconds kIdleCheckMax{8000};
+constexpr std::chrono::microseconds kIdleBusy{50};
+constexpr int kIdleProgressCalls = 64;  // per turn, so the caller never waits long for the lock
+
+using Lock = std::lock_guard<std::mutex>;
 
 ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
   ucp_request_param_t p;
@@ -136,9 +148,9 @@ void UcxTransport::on_peer_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status
   auto* p = static_cast<Peer*>(arg);
   p->failed = true;
   p->owner->fatal_ = true;
-  try {
-    p->owner->last_error_ = "ucx: endpoint to rank " + std::to_string(p->rank) +
-                            " failed: " + ucs_status_string(status);
+  try {  // may run on the idle-progress thread: poll() hands the text to last_error_
+    p->owner->fatal_error_ = "ucx: endpoint to rank " + std::to_string(p->rank) +
+                             " failed: " + ucs_status_string(status);
   } catch (...) {  // out of memory while reporting: keep the previous text
   }
 }
@@ -147,6 +159,8 @@ void UcxTransport::on_peer_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status
 
 Status UcxTransport::post_send(int peer, RegionId region, size_t offset, size_t length,
                                uint64_t wr_id, bool signaled) noexcept {
+  Lock lock(worker_mu_);
+  note_call();
   Peer* p = usable_peer(peer, "ucp_tag_send_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_tag_send_nbx") : nullptr;
   if (r == nullptr) return Status::failed;
@@ -161,6 +175,8 @@ Status UcxTransport::post_send(int peer, RegionId region, size_t offset, size_t 
 
 Status UcxTransport::post_recv(int peer, RegionId region, size_t offset, size_t length,
                                uint64_t wr_id) noexcept {
+  Lock lock(worker_mu_);
+  note_call();
   Peer* p = usable_peer(peer, "ucp_tag_recv_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_tag_recv_nbx") : nullptr;
   if (r == nullptr) return Status::failed;
@@ -180,6 +196,8 @@ Status UcxTransport::post_recv(int peer, RegionId region, size_t offset, size_t 
 
 Status UcxTransport::post_write(int peer, RegionId region, size_t offset, size_t length,
                                 size_t remote_offset, uint64_t wr_id, bool signaled) noexcept {
+  Lock lock(worker_mu_);
+  note_call();
   Peer* p = usable_peer(peer, "ucp_put_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_put_nbx") : nullptr;
   RemoteRegion* rr = r ? remote_range(*p, region, remote_offset, length, "ucp_put_nbx") : nullptr;
@@ -211,6 +229,8 @@ Status UcxTransport::post_write(int peer, RegionId region, size_t offset, size_t
 
 Status UcxTransport::post_read(int peer, RegionId region, size_t offset, size_t length,
                                size_t remote_offset, uint64_t wr_id, bool signaled) noexcept {
+  Lock lock(worker_mu_);
+  note_call();
   Peer* p = usable_peer(peer, "ucp_get_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_get_nbx") : nullptr;
   RemoteRegion* rr = r ? remote_range(*p, region, remote_offset, length, "ucp_get_nbx") : nullptr;
@@ -228,6 +248,8 @@ Status UcxTransport::post_read(int peer, RegionId region, size_t offset, size_t 
 
 int UcxTransport::poll(std::span<Completion> out) noexcept {
   if (!worker_) return 0;
+  Lock lock(worker_mu_);
+  note_call();
   ucp_worker_progress(worker_.get());
   int n = 0;
   while (static_cast<size_t>(n) < out.size() && !ring_.empty()) {
@@ -235,8 +257,60 @@ int UcxTransport::poll(std::span<Completion> out) noexcept {
     release_credit(peers_[c.peer], c.op);
     out[n++] = c;
   }
-  if (n == 0 && fatal_) return -1;
+  if (n == 0 && fatal_) {
+    if (!fatal_error_.empty()) last_error_ = fatal_error_;
+    return -1;
+  }
   return n;
+}
+
+// ---- progress while the caller is away ----
+//
+// UCX moves data only inside ucp_worker_progress(). A caller that posts a send and then blocks
+// elsewhere (a bootstrap barrier after the last reply of a ping-pong, a report, a sleep) would
+// strand every operation that needs this side's progress: a rendezvous send (the peer's
+// receive waits for this side to answer its request or to push the data), a put emulated over
+// active messages, the acknowledgement UCX owes the peer for its own rendezvous. Verbs has no
+// such requirement (the NIC works on its own), and no caller of Transport plans for it, so the
+// worker keeps progressing here whenever the caller has made no datapath call for a while.
+
+void UcxTransport::start_idle_progress() {
+  idle_stop_ = false;
+  idle_thread_ = std::thread([this] { idle_progress_loop(); });
+}
+
+void UcxTransport::stop_idle_progress() noexcept {
+  if (!idle_thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lk(idle_mu_);
+    idle_stop_ = true;
+  }
+  idle_cv_.notify_all();
+  idle_thread_.join();
+}
+
+void UcxTransport::idle_progress_loop() noexcept {
+  uint64_t seen = calls_.load(std::memory_order_relaxed);
+  std::chrono::microseconds wait = kIdleCheck;
+  std::unique_lock<std::mutex> lk(idle_mu_);
+  while (!idle_cv_.wait_for(lk, wait, [this] { return idle_stop_; })) {
+    const uint64_t now = calls_.load(std::memory_order_relaxed);
+    if (now != seen) {  // the caller is progressing by itself: look less often
+      seen = now;
+      wait = std::min(wait * 2, kIdleCheckMax);
+      continue;
+    }
+    wait = kIdleCheck;
+    std::unique_lock<std::mutex> w(worker_mu_, std::try_to_lock);
+    if (!w.owns_lock()) continue;  // the caller just came back
+    unsigned events = 0;
+    for (int i = 0; i < kIdleProgressCalls; ++i) {
+      const unsigned e = ucp_worker_progress(worker_.get());
+      if (e == 0) break;
+      events += e;
+    }
+    if (events > 0) wait = kIdleBusy;
+  }
 }
 
 }  // namespace dlcnet::ucx

@@ -2,8 +2,13 @@
 // and datapath (ucx_transport_datapath.cpp) files. Internal to ucx/.
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <ucp/api/ucp.h>
@@ -102,7 +107,16 @@ class UcxTransport final : public Transport {
   void finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept;
   void release_credit(Peer& p, Op op) noexcept;
   void set_error(const char* call, int peer, const char* what) noexcept;
+  void note_call() noexcept {  // under worker_mu_
+    calls_.store(calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
   void shutdown() noexcept;
+
+  // Progress while the caller is away (ucx_transport_datapath.cpp): a rendezvous send, an RMA
+  // over active messages or a reply UCX owes the peer only moves when this worker progresses.
+  void start_idle_progress();
+  void stop_idle_progress() noexcept;
+  void idle_progress_loop() noexcept;
 
   // Members in creation order.
   TransportOptions opts_;
@@ -116,10 +130,22 @@ class UcxTransport final : public Transport {
   CompletionRing ring_;
   std::vector<uint64_t> hello_in_;  // handshake buffers (see handshake())
   uint64_t hello_out_ = 0;
-  std::string last_error_;
+  std::string last_error_;   // written by the caller's thread only
+  std::string fatal_error_;  // an endpoint failure, copied to last_error_ by poll()
   int rank_ = -1;
   bool connected_ = false;
   bool fatal_ = false;
+
+  // Serializes every use of the worker once connect() returned: the caller's datapath calls
+  // and the idle-progress thread (the worker is created UCS_THREAD_MODE_SERIALIZED). UCX
+  // callbacks only run inside such calls, so slots_, ring_ and the peers' credits are guarded
+  // by it too.
+  std::mutex worker_mu_;
+  std::atomic<uint64_t> calls_{0};  // datapath calls so far: the idle thread's "caller is here"
+  std::mutex idle_mu_;
+  std::condition_variable idle_cv_;
+  bool idle_stop_ = false;
+  std::thread idle_thread_;
 };
 
 }  // namespace dlcnet::ucx

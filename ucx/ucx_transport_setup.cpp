@@ -39,12 +39,13 @@ UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
   ucp_params_t p{};
   p.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
   p.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA;
-  p.mt_workers_shared = 0;  // one worker, driven by one thread: no locks on the datapath
+  p.mt_workers_shared = 0;  // one worker per context
   context_ = init_context(p, config, settings_text(selection_));
 
+  // Serialized: the caller's thread and the idle-progress thread take turns (worker_mu_).
   ucp_worker_params_t wp{};
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-  wp.thread_mode = UCS_THREAD_MODE_SINGLE;
+  wp.thread_mode = UCS_THREAD_MODE_SERIALIZED;
   worker_ = create_worker(context_.get(), wp);
 }
 
@@ -53,6 +54,7 @@ UcxTransport::~UcxTransport() {
 }
 
 void UcxTransport::shutdown() noexcept {
+  stop_idle_progress();  // from here on only this thread touches the worker
   if (!worker_) return;
   ucp_worker_h w = worker_.get();
   // Receives nobody will match any more: cancel them so the worker holds no user requests.
