@@ -14,6 +14,7 @@ Per test and tool it takes one figure per round from the client's output:
   ucx_perftest  lat: the 50.0%ile latency column [usec]; bw: "overall" bandwidth (MB/s,
                 MiB-based in ucx_perftest, converted to Gb/s)
   dlcnet        lat: results[0].latency_s.p50;          bw: results[0].bandwidth.average_bytes_per_s
+A test whose runs all failed for one tool has ratio and meets_target null (n/a in the table).
 All latencies are half a round trip (both tools' convention for ping-pong); bandwidth is in
 Gb/s = 1e9 bit/s (perftest's --report_gbits unit).
 
@@ -181,6 +182,11 @@ def build_section(section, outdir, tests):
                 if row["test"] != tid or row["tool"] != tool:
                     continue
                 value, notes = PARSERS[tool](kind, row["prefix"])
+                if value is not None and not (0 < value < float("inf")):
+                    # perftest prints 0 when its own CPU-clock calibration failed (stderr:
+                    # "Correlation coefficient r^2 < 0.9"): not a measurement.
+                    notes = dict(notes, error=f"non-positive figure {value} (tool's clock calibration failed?)")
+                    value = None
                 ok = row["rc_client"] == "0" and row["rc_server"] == "0"
                 if not ok:
                     value = None
@@ -218,11 +224,11 @@ def build_section(section, outdir, tests):
         if kind == "lat":
             entry["ratio_definition"] = f"dlcnet median latency / {ref} median latency"
             entry["target"] = f"<= {LAT_TARGET}"
-            entry["meets_target"] = entry["ratio"] is not None and entry["ratio"] <= LAT_TARGET
+            entry["meets_target"] = None if entry["ratio"] is None else entry["ratio"] <= LAT_TARGET
         else:
             entry["ratio_definition"] = f"dlcnet average bandwidth / {ref} average bandwidth"
             entry["target"] = f">= {BW_TARGET}"
-            entry["meets_target"] = entry["ratio"] is not None and entry["ratio"] >= BW_TARGET
+            entry["meets_target"] = None if entry["ratio"] is None else entry["ratio"] >= BW_TARGET
         entry["description"] = {"dlcnet": meta.get("dlcnet"), ref: meta.get("reference")}
         out[f"{section}/{tid}"] = entry
     return out, commands
@@ -242,7 +248,7 @@ def print_table(tests):
         rows.append([tid, fmt(e["dlcnet_median"], digits), fmt(e[f"{ref}_median"], digits) + f" ({ref})",
                      "us" if e["kind"] == "lat" else "Gb/s", fmt(e["ratio"], 3),
                      fmt(e["paired_ratio_median"], 3), e["target"],
-                     "yes" if e["meets_target"] else "NO", fmt(e.get("min_ratio"), 3),
+                     {True: "yes", False: "NO", None: "n/a"}[e["meets_target"]], fmt(e.get("min_ratio"), 3),
                      f'{fmt(e["dlcnet_server_cpu_s_median"], 1)}/{fmt(e[f"{ref}_server_cpu_s_median"], 1)}'])
     widths = [max(len(str(r[i])) for r in rows + [cols]) for i in range(len(cols))]
     line = "  ".join(c.ljust(w) for c, w in zip(cols, widths))
