@@ -25,10 +25,9 @@ void ChannelTable::grow() {
   }
 }
 
-uint32_t ChannelTable::find(uint16_t peer, int32_t key) const noexcept {
+uint32_t ChannelTable::find_slow(uint16_t peer, int32_t key) const noexcept {
   if (slot_keys_.empty()) return kNone;
   const uint64_t k = pack(peer, key);
-  if (k == last_key_) return last_id_;
   const size_t mask = slot_keys_.size() - 1;
   for (size_t s = slot_of(k, mask);; s = (s + 1) & mask) {
     if (slot_ids_[s] == 0) return kNone;
@@ -40,10 +39,9 @@ uint32_t ChannelTable::find(uint16_t peer, int32_t key) const noexcept {
   }
 }
 
-uint32_t ChannelTable::get_or_add(uint16_t peer, int32_t key) {
+uint32_t ChannelTable::get_or_add_slow(uint16_t peer, int32_t key) {
   const uint64_t k = pack(peer, key);
-  if (k == last_key_) return last_id_;
-  uint32_t id = find(peer, key);
+  uint32_t id = find_slow(peer, key);
   if (id == kNone) {
     if ((channels_.size() + 1) * 2 > slot_keys_.size()) grow();
     id = static_cast<uint32_t>(channels_.size());
@@ -59,7 +57,7 @@ uint32_t ChannelTable::get_or_add(uint16_t peer, int32_t key) {
   return id;
 }
 
-std::vector<uint32_t> ChannelTable::build_index(std::span<const Record> records) {
+std::vector<uint32_t> ChannelTable::build_index(std::span<Record> records, bool consume) {
   uint32_t total = 0;
   for (auto& c : channels_) {
     c.begin = total;
@@ -71,6 +69,7 @@ std::vector<uint32_t> ChannelTable::build_index(std::span<const Record> records)
     const uint32_t c = records[i].message;
     if (c == kNone) continue;
     index_[channels_[c].begin + fill[c]++] = i;
+    if (consume) records[i].message = kNone;
   }
   std::vector<uint32_t> repeated;
   auto by_opnum = [&](uint32_t a, uint32_t b) { return records[a].opnum < records[b].opnum; };
@@ -110,6 +109,7 @@ uint32_t ChannelTable::lookup(uint32_t id, int32_t opnum,
 
 void ChannelTable::release() noexcept {
   std::vector<uint32_t>().swap(index_);
+  std::vector<uint32_t>().swap(setup_);
   std::vector<Channel>().swap(channels_);
   std::vector<uint64_t>().swap(slot_keys_);
   std::vector<uint32_t>().swap(slot_ids_);
@@ -118,7 +118,7 @@ void ChannelTable::release() noexcept {
 }
 
 size_t ChannelTable::memory_bytes() const noexcept {
-  return index_.capacity() * 4 + channels_.capacity() * sizeof(Channel) +
+  return index_.capacity() * 4 + setup_.capacity() * 4 + channels_.capacity() * sizeof(Channel) +
          slot_keys_.capacity() * 8 + slot_ids_.capacity() * 4;
 }
 

@@ -28,24 +28,32 @@ struct Channel {
 class ChannelTable {
  public:
   // Channel id of (peer, key), created on first use.
-  uint32_t get_or_add(uint16_t peer, int32_t key);
+  uint32_t get_or_add(uint16_t peer, int32_t key) {
+    return pack(peer, key) == last_key_ ? last_id_ : get_or_add_slow(peer, key);
+  }
   // kNone when this node never exchanged `key` with `peer`.
-  uint32_t find(uint16_t peer, int32_t key) const noexcept;
+  uint32_t find(uint16_t peer, int32_t key) const noexcept {
+    return pack(peer, key) == last_key_ ? last_id_ : find_slow(peer, key);
+  }
   Channel& operator[](uint32_t id) noexcept { return channels_[id]; }
   const Channel& operator[](uint32_t id) const noexcept { return channels_[id]; }
   uint32_t size() const noexcept { return static_cast<uint32_t>(channels_.size()); }
 
   // Builds the index. While a node is being built, Record::message holds the record's channel
-  // id (kNone for set-up records): no extra array. Within a channel, records keep file order
-  // among equal opnums. Returns the records that repeat an earlier record's opnum, except in
-  // known_sorted channels and records already flagged kDuplicateFlag.
-  std::vector<uint32_t> build_index(std::span<const Record> records);
+  // id (kNone for set-up records): no extra array. With `consume`, Record::message is reset to
+  // kNone on the way. Within a channel, records keep file order among equal opnums. Returns
+  // the records that repeat an earlier record's opnum, except in known_sorted channels and
+  // records already flagged kDuplicateFlag.
+  std::vector<uint32_t> build_index(std::span<Record> records, bool consume);
   // Record numbers of channel `id` by ascending opnum.
   std::span<const uint32_t> records_of(uint32_t id) const noexcept {
     return {index_.data() + channels_[id].begin, channels_[id].count};
   }
   // The record with `opnum` in channel `id` (the first one if repeated), or kNone.
   uint32_t lookup(uint32_t id, int32_t opnum, std::span<const Record> records) const noexcept;
+  // The node's set-up records (commands), which belong to no channel, in file order.
+  void add_setup(uint32_t record) { setup_.push_back(record); }
+  std::span<const uint32_t> setup() const noexcept { return setup_; }
   // Frees the index and the table.
   void release() noexcept;
   size_t memory_bytes() const noexcept;
@@ -55,11 +63,14 @@ class ChannelTable {
     return (static_cast<uint64_t>(peer) << 32) | static_cast<uint32_t>(key);
   }
   void grow();
+  uint32_t get_or_add_slow(uint16_t peer, int32_t key);
+  uint32_t find_slow(uint16_t peer, int32_t key) const noexcept;
 
   std::vector<Channel> channels_;
   std::vector<uint64_t> slot_keys_;  // open addressing, linear probing
   std::vector<uint32_t> slot_ids_;   // channel id + 1; 0 = empty
   std::vector<uint32_t> index_;
+  std::vector<uint32_t> setup_;
   // Consecutive look-ups often name the same channel.
   mutable uint64_t last_key_ = ~uint64_t{0};
   mutable uint32_t last_id_ = kNone;

@@ -5,24 +5,22 @@
 #include <vector>
 
 #include "replay/trace_draft.hpp"
+#include "replay/trace_text.hpp"
 
 namespace dlcnet::trace {
 namespace {
 
-// Pass 1 of data matching: Record::message holds the record's channel id on entry (see
-// NodeDraft) and the partner's record index on exit. Workers' records are walked in file
-// order: their partners in the server's file are then near each other too (both files are in
-// time order), which keeps the look-ups in cache.
-void pair_data_records(Job& job, std::span<const ChannelTable> channels) {
-  for (Node& server : job.nodes) {
-    if (server.present && server.role == Role::kServer) {
-      for (Record& r : server.records) r.message = kNone;
-    }
-  }
+// Data messages: Record::message holds the record's channel id on entry at workers (kNone at
+// servers, see resolve_dependencies) and the partner's record index on exit, or kNone.
+// Workers' records are walked in file order: their partners in the server's file are then
+// near each other too (both files are in time order), which keeps the look-ups in cache.
+// Returns the number of pairs.
+uint64_t pair_data_records(Job& job, std::span<const ChannelTable> channels) {
   struct Link {
     uint32_t channel = kNone;  // the server's channel with this worker and key
     int offset = 2;            // its numbering offset
   };
+  uint64_t pairs = 0;
   for (Node& worker : job.nodes) {
     if (!worker.present || worker.role != Role::kWorker) continue;
     const ChannelTable& wch = channels[worker.rank];
@@ -31,8 +29,9 @@ void pair_data_records(Job& job, std::span<const ChannelTable> channels) {
       const Node& server = job.nodes[wch[c].peer];
       if (!server.present) continue;
       links[c].channel = channels[server.rank].find(worker.rank, wch[c].key);
-      if (links[c].channel != kNone)
+      if (links[c].channel != kNone) {
         links[c].offset = channels[server.rank][links[c].channel].offset;
+      }
     }
     for (uint32_t w = 0; w < worker.records.size(); ++w) {
       Record& wr = worker.records[w];
@@ -47,25 +46,20 @@ void pair_data_records(Job& job, std::span<const ChannelTable> channels) {
       if (sr.op != op_counterpart(wr.op) || sr.message != kNone || sr.is_duplicate()) continue;
       wr.message = s;
       sr.message = w;
+      ++pairs;
     }
   }
-  // Nodes whose records were not walked above still hold channel ids.
-  for (Node& node : job.nodes) {
-    if (node.present && node.role != Role::kWorker && node.role != Role::kServer) {
-      for (Record& r : node.records) r.message = kNone;
-    }
-  }
+  return pairs;
 }
 
 // Set-up commands: the k-th sent from A to B pairs with the k-th B received from A.
-void pair_setup_records(Job& job) {
+uint64_t pair_setup_records(Job& job, std::span<const ChannelTable> channels) {
   std::map<std::pair<uint16_t, uint16_t>, std::vector<uint32_t>> sent;
   std::map<std::pair<uint16_t, uint16_t>, std::vector<uint32_t>> received;
   for (Node& node : job.nodes) {
     if (!node.present) continue;
-    for (uint32_t i = 0; i < node.records.size(); ++i) {
+    for (uint32_t i : channels[node.rank].setup()) {
       const Record& r = node.records[i];
-      if (r.is_data()) continue;
       if (r.is_send()) {
         sent[{node.rank, r.peer}].push_back(i);
       } else {
@@ -73,6 +67,7 @@ void pair_setup_records(Job& job) {
       }
     }
   }
+  uint64_t pairs = 0;
   for (auto& [link, sends] : sent) {
     auto it = received.find(link);
     if (it == received.end()) continue;
@@ -81,8 +76,10 @@ void pair_setup_records(Job& job) {
     for (size_t k = 0; k < sends.size() && k < it->second.size(); ++k) {
       a.records[sends[k]].message = it->second[k];
       b.records[it->second[k]].message = sends[k];
+      ++pairs;
     }
   }
+  return pairs;
 }
 
 std::string describe(const Job& job, const Record& r) {
@@ -114,43 +111,32 @@ void report_unmatched(const Job& job, const Node& node, const Record& r, Diagnos
 }  // namespace
 
 void match_messages(Job& job, std::span<const ChannelTable> channels, Diagnostics& diag) {
-  pair_data_records(job, channels);
-  pair_setup_records(job);
-
-  // Count first so the messages vector is sized exactly.
-  size_t count = 0;
-  for (const Node& node : job.nodes) {
-    for (const Record& r : node.records) {
-      if (r.is_send() || r.message == kNone) ++count;
-    }
-  }
+  uint64_t pairs = pair_data_records(job, channels);
+  pairs += pair_setup_records(job, channels);
   job.messages.clear();
-  job.messages.reserve(count);
+  job.messages.reserve(job.record_count() - pairs);
+  prefault(job.messages.data(), job.messages.capacity() * sizeof(Message));
 
-  // Sends first: a paired receive learns its message index from its sender.
+  // One pass a node. A send makes its message and tells its receiver (whose Record::message
+  // then holds the message, not kNone); a receive still at kNone had no sender; a receive
+  // holding anything else is or will be told by its sender.
   for (Node& node : job.nodes) {
     for (uint32_t i = 0; i < node.records.size(); ++i) {
       Record& r = node.records[i];
-      if (!r.is_send()) continue;
       const auto m = static_cast<uint32_t>(job.messages.size());
-      Message msg{i, r.message, node.rank, r.peer};
-      if (r.message != kNone) {
-        job.nodes[r.peer].records[r.message].message = m;
-      } else {
+      if (r.is_send()) {
+        if (r.message != kNone) {
+          job.nodes[r.peer].records[r.message].message = m;
+        } else {
+          report_unmatched(job, node, r, diag);
+        }
+        job.messages.push_back(Message{i, r.message, node.rank, r.peer});
+        r.message = m;
+      } else if (r.message == kNone) {
         report_unmatched(job, node, r, diag);
+        job.messages.push_back(Message{kNone, i, r.peer, node.rank});
+        r.message = m;
       }
-      r.message = m;
-      job.messages.push_back(msg);
-    }
-  }
-  // Receives still unpaired have no sender record.
-  for (Node& node : job.nodes) {
-    for (uint32_t i = 0; i < node.records.size(); ++i) {
-      Record& r = node.records[i];
-      if (r.is_send() || r.message != kNone) continue;
-      report_unmatched(job, node, r, diag);
-      r.message = static_cast<uint32_t>(job.messages.size());
-      job.messages.push_back(Message{kNone, i, r.peer, node.rank});
     }
   }
 }

@@ -14,74 +14,12 @@
 #include <string_view>
 #include <vector>
 
+#include "replay/trace_ops.hpp"
+
 namespace dlcnet::trace {
 
 // "No such record / message": the other side of a message whose node's file is absent.
 inline constexpr uint32_t kNone = 0xFFFF'FFFFu;
-
-enum class Role : uint8_t { kWorker, kServer, kScheduler };
-
-// Operations as the capture code names them. The first eight are the data operations, in the
-// order of the per-operation arrays of the statistics.
-enum class Op : uint8_t {
-  kPushSendWorker,
-  kPushRecvWorker,
-  kPullSendWorker,
-  kPullRecvWorker,
-  kPushRecvServer,
-  kPushSendServer,
-  kPullRecvServer,
-  kPullSendServer,
-  kCommandToServers,  // SendCom_TO_Servers / SendCom_To_Servers: on a worker, both directions
-  kCommandToWorkers,  // SendCom_TO_Workers / SendCom_To_Workers: on a server, both directions
-  kWorkerSendSch,
-  kServerSendSch,
-  kSchedulerToWorker,
-  kSchedulerToServer,
-  kSchedulerComm,
-};
-inline constexpr size_t kNumOps = 15;
-inline constexpr size_t kNumDataOps = 8;
-
-// Step of the push/pull cycle of one key, named from the worker's side, which is also the
-// position of the record's opnum in its group of four: kPushSend is the worker's push request
-// (Push_Send_Worker at the worker, Push_Recv_Server at the server), kPushRecv its
-// acknowledgement, kPullSend the pull request, kPullRecv the pull reply. Set-up and scheduler
-// messages are kSetup.
-enum class Phase : uint8_t { kPushSend = 0, kPushRecv = 1, kPullSend = 2, kPullRecv = 3, kSetup };
-
-// dep_Type of the capture.
-enum class DepType : uint8_t {
-  kIndependent = 0,
-  kPushOnPush = 1,  // a push's reply depends on the push (server: on every worker's push)
-  kPullOnPush = 2,  // a pull request after the push is acknowledged
-  kPullOnPull = 3,  // a pull reply after the pull request
-  kPushOnPull = 4,  // the next push of a key after its pulls (worker: from every server)
-};
-
-std::string_view op_name(Op op) noexcept;
-// Accepts the capture's names, both SendCom spellings and any letter case. nullopt otherwise.
-std::optional<Op> op_from_name(std::string_view name) noexcept;
-// Short lower-case name used by the native format and the reports: "push_send", "setup_recv"..
-std::string_view op_short_name(Op op) noexcept;
-std::string_view phase_name(Phase phase) noexcept;
-std::string_view role_name(Role role) noexcept;
-
-constexpr bool op_is_data(Op op) noexcept {
-  return static_cast<size_t>(op) < kNumDataOps;
-}
-// The role of the node whose file holds records of this operation.
-Role op_role(Op op) noexcept;
-Phase op_phase(Op op) noexcept;
-// For data operations: true when the node writing the record sends the message.
-bool op_sends(Op op) noexcept;
-// The operation recorded by the other end of the same message (data and command operations).
-Op op_counterpart(Op op) noexcept;
-// The one non-zero dep_Type a data operation may carry, and the operation its IDdep names.
-DepType op_dep_type(Op op) noexcept;
-Op op_dep_target(Op op) noexcept;
-// The data operation of `role` in `phase` (e.g. kServer + kPushSend -> kPushRecvServer).
-Op data_op(Role role, Phase phase) noexcept;
 
 // Iteration numbering (docs/trace-model.md, "Iterations"). Within one key and peer, every four
 // consecutive opnums are one iteration; the group starts at opnum = 4i - offset where offset is

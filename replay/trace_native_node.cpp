@@ -20,6 +20,7 @@ void number_records(NodeDraft& d, const NativeNode& n, Diagnostics& diag) {
     Record& r = recs[i];
     if (!r.is_data()) {
       r.message = kNone;
+      d.channels.add_setup(i);
       continue;
     }
     const uint32_t ch = d.channels.get_or_add(r.peer, r.key);

@@ -38,7 +38,8 @@ void resolve_dependencies(NodeDraft& draft, Diagnostics& diag) {
     trim(node.deps);
     return;
   }
-  for (uint32_t r : draft.channels.build_index(records)) {
+  // A server's channel ids are not needed once indexed (the matcher walks the workers).
+  for (uint32_t r : draft.channels.build_index(records, node.role != Role::kWorker)) {
     records[r].set_flag(Record::kDuplicateFlag, true);
     const Record& rec = records[r];
     diag.add(Problem::kRepeatedOpId, node.file, rec.line,

@@ -161,11 +161,18 @@ void DataFileReader::reserve(uint64_t consumed, uint64_t file_size) {
     rows = static_cast<double>(last) * 1.001;
   }
   const auto want = static_cast<size_t>(rows) + 64;
-  if (want > recs.capacity()) recs.reserve(want);
+  if (want > recs.capacity()) {
+    recs.reserve(want);
+    prefault(recs.data() + recs.size(), (recs.capacity() - recs.size()) * sizeof(Record));
+  }
   const double deps_per_row =
       static_cast<double>(d_.node.deps.size()) / static_cast<double>(recs.size());
   const auto want_deps = static_cast<size_t>(rows * deps_per_row * 1.02) + 64;
-  if (want_deps > d_.node.deps.capacity()) d_.node.deps.reserve(want_deps);
+  if (want_deps > d_.node.deps.capacity()) {
+    auto& deps = d_.node.deps;
+    deps.reserve(want_deps);
+    prefault(deps.data() + deps.size(), (deps.capacity() - deps.size()) * sizeof(uint32_t));
+  }
 }
 
 uint32_t DataFileReader::resolve_now(const Record& rec, const RawRef& ref, uint32_t ch) {
@@ -244,11 +251,12 @@ void DataFileReader::commit(ParsedRow& row) {
     RingSlot& slot = rings_[ch][static_cast<uint32_t>(rec.opnum) & 7];
     if (slot.idx == kNone || slot.opnum < rec.opnum) slot = RingSlot{rec.opnum, idx};
   }
+  if (!rec.is_data()) d_.channels.add_setup(idx);
   check_order(row.id, rec.time_ns);
   recs.push_back(rec);
 }
 
-void DataFileReader::check_order(int64_t id, int64_t time_ns) {
+void DataFileReader::check_order_slow(int64_t id, int64_t time_ns) {
   if (id == prev_id_) {
     if (diag_.wants(Problem::kRepeatedId)) {
       error(Problem::kRepeatedId, "ID " + std::to_string(id) + " repeats the previous record's");

@@ -53,7 +53,16 @@ class DataFileReader {
   void commit(ParsedRow& row);
   // The record a dependency names, if it is among the last opnums of channel `ch`.
   uint32_t resolve_now(const Record& rec, const RawRef& ref, uint32_t ch);
-  void check_order(int64_t id, int64_t time_ns);
+  // IDs count up and time stamps do not go back, or a warning.
+  void check_order(int64_t id, int64_t time_ns) {
+    if (prev_id_ != INT64_MAX && id == prev_id_ + 1 && time_ns >= prev_time_) {
+      prev_id_ = id;
+      if (time_ns != 0) prev_time_ = time_ns;
+      return;
+    }
+    check_order_slow(id, time_ns);
+  }
+  void check_order_slow(int64_t id, int64_t time_ns);
 
   // trace_sketch_fast.cpp
   bool parse_fast(std::string_view line, ParsedRow& row);

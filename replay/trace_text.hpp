@@ -17,7 +17,7 @@ class LineReader {
   // Bytes readable after the end of every returned line: parsers may load a whole word at the
   // end of a line. The first of them is always '\n' or '\r' (the line end, or a sentinel after
   // a last line without one), so a scan for digits or blanks stops at the line end by itself.
-  static constexpr size_t kLinePadding = 16;
+  static constexpr size_t kLinePadding = 64;
 
   // Throws Error naming the path when it cannot be opened.
   explicit LineReader(const std::string& path, size_t buffer_bytes = 1 << 20);
@@ -102,6 +102,11 @@ inline bool take_int(std::string_view& s, T& out) noexcept {
   s.remove_prefix(static_cast<size_t>(ptr - b));
   return true;
 }
+
+// Maps the pages of [p, p + bytes) now, in one call, instead of one page fault per 4 KiB as a
+// vector fills (a 10-million-record model is 600 MB: 150 000 faults). Advice only: ignored
+// where the kernel lacks MADV_POPULATE_WRITE (before Linux 5.14).
+void prefault(void* p, size_t bytes) noexcept;
 
 // Shortens text for a diagnostic: "found 'xyz...'".
 std::string excerpt(std::string_view s, size_t max = 40);
