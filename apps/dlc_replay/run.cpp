@@ -237,6 +237,9 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
       ctx["transport"] = t.describe();
       ctx["transport_selection"] = choice.to_json();
       ctx["coordinator"] = o.coordinator_host + ":" + std::to_string(boot.port());
+      ctx["idle"] = to_string(idle);
+      ctx["send_depth"] = topts.send_depth;
+      ctx["recv_ahead"] = o.recv_ahead;
       doc["context"] = ctx;
       nlohmann::json files = nlohmann::json::array();
       for (int r = 0; r < o.world_size && !o.records_path.empty(); ++r) {
