@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "replay/trace_fast_text.hpp"
 #include "tests/trace/trace_test_util.hpp"
 
 namespace dlcnet::trace {
@@ -126,6 +127,78 @@ TEST(Parser, NumbersTooLargeAreErrorsNotWrapAround) {
               ::testing::HasSubstr("t.txt:15: error: field 'length'"));
   EXPECT_THAT(test::messages(res.diagnostics, Problem::kBadOpId)[0],
               ::testing::HasSubstr("t.txt:16: error: field 'OP_ID'"));
+}
+
+}  // namespace
+}  // namespace dlcnet::trace
+
+namespace dlcnet::trace {
+namespace {
+
+// The word-at-a-time primitives against plain references, on padded buffers as LineReader
+// gives them.
+TEST(FastText, NumbersAgainstToString) {
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const uint64_t v =
+        x % fast::kPow10[(i % 8) + 1] * (i % 3 == 0 ? 100000000 : 1) + (i % 5 == 0 ? 0 : x % 7);
+    std::string s = std::to_string(v) + "\t123";
+    s.resize(s.size() + 64, '9');  // padding that must not be read as digits
+    uint64_t got = 0;
+    ASSERT_TRUE(fast::unsigned_of(s.data(), std::to_string(v).size(), got)) << v;
+    EXPECT_EQ(got, v);
+    const char* p = s.data();
+    int64_t sv = 0;
+    if (std::to_string(v).size() > 15) {  // left to the checked parser
+      EXPECT_FALSE(fast::token_number(p, s.data() + s.size(), sv));
+      continue;
+    }
+    ASSERT_TRUE(fast::token_number(p, s.data() + s.size(), sv)) << v;
+    EXPECT_EQ(static_cast<uint64_t>(sv), v);
+    EXPECT_EQ(*p, '\t');
+  }
+  std::string bad = "12a4\t";
+  bad.resize(80, ' ');
+  uint64_t v = 0;
+  EXPECT_FALSE(fast::unsigned_of(bad.data(), 4, v));
+  const char* p = bad.data();
+  int64_t sv = 0;
+  EXPECT_FALSE(fast::token_number(p, bad.data() + 5, sv));
+  std::string neg = "-000042 ";
+  neg.resize(80, ' ');
+  p = neg.data();
+  ASSERT_TRUE(fast::token_number(p, neg.data() + 7, sv));
+  EXPECT_EQ(sv, -42);
+}
+
+TEST(FastText, TokensAgainstAReference) {
+  uint64_t x = 12345;
+  const std::string alphabet = "ab1-(,) \t\t  ";
+  for (int round = 0; round < 2000; ++round) {
+    std::string line;
+    const size_t len = round % 300;
+    for (size_t i = 0; i < len; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      line += alphabet[(x >> 33) % alphabet.size()];
+    }
+    std::vector<size_t> want;
+    for (size_t i = 0; i < line.size(); ++i) {
+      const bool blank = line[i] == ' ' || line[i] == '\t';
+      const bool prev = i > 0 && line[i - 1] != ' ' && line[i - 1] != '\t';
+      if (!blank && !prev) want.push_back(i);
+    }
+    std::string padded = line;
+    padded.resize(line.size() + 64, 'z');  // non-blank padding must not make tokens
+    fast::Tokens t;
+    ASSERT_TRUE(fast::tokenize(padded.data(), line.size(), t));
+    ASSERT_EQ(t.count, want.size()) << "'" << line << "'";
+    for (size_t k = 0; k < want.size() && k < fast::Tokens::kMax; ++k) {
+      EXPECT_EQ(t.begin[k], want[k]);
+    }
+  }
 }
 
 }  // namespace
