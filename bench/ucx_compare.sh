@@ -18,8 +18,9 @@ Pairs (server and client are separate processes, one UCX worker each):
   tag_lat_64B    ucx_perftest -t tag_lat    -s 64     vs  dlc-bench lat --op send  -s 64
   tag_bw_64KiB   ucx_perftest -t tag_bw     -s 65536  vs  dlc-bench bw  --op send  -s 65536
   put_bw_64KiB   ucx_perftest -t ucp_put_bw -s 65536  vs  dlc-bench bw  --op write -s 65536
-Both tools warm up 100 iterations (ucx_perftest -w 100, dlc-bench's default); otherwise
-each tool's defaults.
+Both tools warm up 100 iterations (ucx_perftest -w 100, dlc-bench's default) and keep 128
+operations in flight in the bandwidth tests (ucx_perftest -O 128: its own default there is
+1; dlc-bench's tx depth is 128); otherwise each tool's defaults.
 
 Where:
   host   on this machine, once per fabric of --host-tls (default "tcp,shm"):
@@ -100,6 +101,10 @@ work="$logs/_plan"; mkdir -p "$work"
 write_plan() {
   local f="$1" env="$3" dopts="$4" li="$5" bi="$6"
   local up="env $env ucx_perftest -p @PORT@ -w 100 -v"
+  # ucx_perftest's tag_bw and ucp_put_bw default to ONE outstanding operation (their window
+  # size in its test table, used when -O is 0); dlc-bench keeps its tx depth (128) in flight.
+  # -O 128 gives both the same depth.
+  local upbw="$up -O 128"
   local dl="env $env $bin"
   local dp="--transport ucx $dopts -p @PORT@"
   : >"$f"
@@ -109,11 +114,11 @@ write_plan() {
     printf '%s\t%s\t%s\t%s\t%s\n' tag_lat_64B dlcnet 300 \
       "$dl lat --op send $dp -s 64 -n $li" "$dl lat --op send $dp -s 64 -n $li --json @OUT@.json @ADDR@"
     printf '%s\t%s\t%s\t%s\t%s\n' tag_bw_64KiB ucx_perftest 600 \
-      "$up -t tag_bw -s 65536 -n $bi" "$up -t tag_bw -s 65536 -n $bi @ADDR@"
+      "$upbw -t tag_bw -s 65536 -n $bi" "$upbw -t tag_bw -s 65536 -n $bi @ADDR@"
     printf '%s\t%s\t%s\t%s\t%s\n' tag_bw_64KiB dlcnet 600 \
       "$dl bw --op send $dp -s 65536 -n $bi" "$dl bw --op send $dp -s 65536 -n $bi --json @OUT@.json @ADDR@"
     printf '%s\t%s\t%s\t%s\t%s\n' put_bw_64KiB ucx_perftest 600 \
-      "$up -t ucp_put_bw -s 65536 -n $bi" "$up -t ucp_put_bw -s 65536 -n $bi @ADDR@"
+      "$upbw -t ucp_put_bw -s 65536 -n $bi" "$upbw -t ucp_put_bw -s 65536 -n $bi @ADDR@"
     printf '%s\t%s\t%s\t%s\t%s\n' put_bw_64KiB dlcnet 600 \
       "$dl bw --op write $dp -s 65536 -n $bi" "$dl bw --op write $dp -s 65536 -n $bi --json @OUT@.json @ADDR@"
   } >>"$f"
@@ -205,7 +210,7 @@ ctx = {
     "dlcnet_build": "$build_note",
     "ucx_version": sh("dpkg-query -W -f '\${Version}' ucx-utils"),
     "order": "per round, each test runs both tools back to back; the order flips every round",
-    "notes": "both tools warm up 100 iterations; iterations per section are in each test",
+    "notes": "both tools warm up 100 iterations; bandwidth: 128 in flight for both (ucx_perftest -O 128); iterations per section are in each test",
     "invocation": "bench/ucx_compare.sh $orig_args",
 }
 json.dump(ctx, open(sys.argv[1], "w"), indent=2)
