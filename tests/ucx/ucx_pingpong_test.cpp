@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <tuple>
+#include <vector>
 
 #include "ucx/ucx_transport.hpp"
 #include "ucx_test_support.hpp"
@@ -26,9 +27,12 @@ class UcxPingPong : public ::testing::TestWithParam<PingPongParam> {
 
 TEST_P(UcxPingPong, ResponderLeavesRightAfterItsLastReply) {
   const auto& [fabric, size] = GetParam();
-  const int runs[] = {10, 100};  // round trips: a warm-up run, then the measured one
+  // Round trips: a warm-up run, then the measured one. Soft-RoCE in an emulated guest moves a
+  // few MB/s (a 1 MiB round trip takes ~0.7 s), so RC verbs gets a shorter run there.
+  const std::vector<int> runs =
+      fabric.needs_rdma ? std::vector<int>{2, 10} : std::vector<int>{10, 100};
+  // Bounds every wait: a stranded reply fails the test instead of hanging it.
   const auto limit = std::chrono::seconds(15);
-  const auto start = std::chrono::steady_clock::now();
   run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
     auto t = make_ucx_transport(options_for(fabric));
     // [out area | in area], as PeerSession lays them out.
@@ -71,7 +75,6 @@ TEST_P(UcxPingPong, ResponderLeavesRightAfterItsLastReply) {
       boot.barrier();
     }
   });
-  EXPECT_LT(std::chrono::steady_clock::now() - start, limit);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, UcxPingPong,
