@@ -4,6 +4,7 @@
 
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/dlc_trace/load_or_report.hpp"
+#include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
 #include "replay/trace_native.hpp"
 #include "replay/trace_sketch_writer.hpp"
@@ -16,6 +17,7 @@ struct ConvertOptions {
   std::string out;
   std::string to;
   bool force = false;
+  bool overwrite = false;
 };
 
 int run_convert(const ConvertOptions& o) {
@@ -38,6 +40,7 @@ int run_convert(const ConvertOptions& o) {
   if (to == "native") {
     write_native(job, o.out);
   } else {
+    prepare_output_dir(o.out, o.overwrite);
     write_sketch_job(job, o.out);
   }
   std::cout << "wrote " << o.out << " (" << to << "): " << job.record_count() << " records\n";
@@ -58,6 +61,8 @@ void add_convert(CLI::App& app, int* exit, Argv args) {
       ->required();
   sub->add_option("--to", o->to, "native or sketchdlc (default: the other format)");
   sub->add_flag("--force", o->force, "convert even when the trace has errors");
+  sub->add_flag("--overwrite", o->overwrite,
+                "replace the job in a non-empty output directory (sketchdlc)");
   sub->callback([o, exit] { *exit = run_convert(*o); });
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "apps/dlc_trace/commands.hpp"
+#include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
@@ -25,6 +26,7 @@ struct SynthOptions {
   double compute_ms = 10, update_us = 50, search_us = 5, think_us = 2, latency_us = 20;
   double bandwidth_gbps = 10, clock_skew_s = 2;
   bool no_sch = false;
+  bool force = false;
   SynthConfig config;
 };
 
@@ -86,6 +88,7 @@ int run_synth(SynthOptions& o, Argv args) {
         static_cast<uint32_t>(1 + (o.records > base ? (o.records - base + per / 2) / per : 0));
   }
   check_config(c);
+  prepare_output_dir(o.out, o.force);
   const Job job = synthesize(c);
   write_sketch_job(job, o.out);
   const uint64_t records = job.record_count();
@@ -145,6 +148,7 @@ void add_synth(CLI::App& app, int* exit, Argv args) {
       ->capture_default_str();
   sub->add_option("--seed", c.seed, "random seed")->capture_default_str();
   sub->add_flag("--no-scheduler-files", o->no_sch, "do not write trace_sch_record.txt files");
+  sub->add_flag("--overwrite", o->force, "replace the job in a non-empty output directory");
   sub->callback([o, exit, args] { *exit = run_synth(*o, args); });
 }
 

@@ -1,0 +1,32 @@
+// The job directory synth and convert write: never mixed with an older job's files.
+#pragma once
+
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace dlcnet::trace::cli {
+
+// Refuses a directory that holds anything unless `overwrite`; then removes the node
+// folders (worker<N>, server<N>, scheduler) and synth.json a previous run left, nothing else.
+inline void prepare_output_dir(const std::string& dir, bool overwrite) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  if (!fs::is_directory(dir, ec)) throw Error(dir + ": exists and is not a directory");
+  if (fs::is_empty(dir, ec)) return;
+  if (!overwrite)
+    throw Error(dir + ": not empty (--overwrite replaces a job written there before)");
+  static const std::regex node_dir("(worker|server)[0-9]+|scheduler");
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if ((e.is_directory() && std::regex_match(name, node_dir)) || name == "synth.json") {
+      fs::remove_all(e.path(), ec);
+      if (ec) throw Error("cannot remove " + e.path().string() + ": " + ec.message());
+    }
+  }
+}
+
+}  // namespace dlcnet::trace::cli
