@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run-main.sh: the README's main command. Builds dlc-replay if needed and replays a DLC job
+# run-main.sh: the README's main command. Installs the dependencies (scripts/install-deps.sh,
+# a no-op when they are present), builds dlc-replay if needed and replays a DLC job
 # (default: the bundled examples/lenet5-2w1s, LeNet-5 with 2 workers and 1 server) on this
 # machine, one process per trace node (--spawn), and prints the report. Where the host has
 # an RDMA device it runs there (verbs); otherwise inside the Soft-RoCE QEMU guest
@@ -20,6 +21,7 @@ fi
 out="${DLCNET_OUT:-$build/replay-main}"
 
 bash "$repo/scripts/install-deps.sh"
+bash "$repo/scripts/install-deps.sh" >&2
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
