@@ -134,6 +134,16 @@ DLCNET_FAST bool tokenize(const char* p, size_t len, Tokens& t) {
 DLCNET_FAST bool token_number(const char*& p, const char* end, int64_t& v) {
   const bool neg = *p == '-';
   const char* q = p + (neg ? 1 : 0);
+  // Ranks, types and most keys are one or two digits: no word arithmetic for those. Every
+  // call site is inlined, so these branches are as predictable as their field.
+  const auto d0 = static_cast<unsigned char>(q[0] - '0');
+  const auto d1 = static_cast<unsigned char>(q[1] - '0');
+  if (d0 <= 9 && d1 > 9) {
+    if (q + 1 != end && !is_blank(q[1])) return false;
+    v = neg ? -static_cast<int64_t>(d0) : static_cast<int64_t>(d0);
+    p = q + 1;
+    return true;
+  }
   uint64_t w = load8(q);
   const size_t n = digit_run(w);
   if (n == 0) return false;
