@@ -85,6 +85,7 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
   int64_t kill_at = now_ns() + o.limit.count() * 1'000'000'000;
   size_t running = pids.size();
   std::vector<bool> done(pids.size(), false);
+  std::vector<bool> killed(pids.size(), false);  // by us, at the time limit or after a failure
   while (running > 0) {
     bool reaped = false;
     for (size_t r = 0; r < pids.size(); ++r) {
@@ -95,10 +96,13 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
       done[r] = true;
       --running;
       reaped = true;
-      if (exit_code(status) != 0 && first == 0) {
+      if (exit_code(status) == 0) continue;
+      // Every failed rank is named, not only the first reaped: a killed rank and the survivors
+      // that noticed it can end within one polling interval, in any order.
+      if (!o.quiet && !killed[r])
+        log_line("dlc-replay: --spawn: rank " + std::to_string(r) + " " + describe(status));
+      if (first == 0) {
         first = exit_code(status);
-        if (!o.quiet)
-          log_line("dlc-replay: --spawn: rank " + std::to_string(r) + " " + describe(status));
         kill_at = std::min(kill_at, now_ns() + o.grace.count() * 1'000'000'000);
       }
     }
@@ -109,6 +113,7 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
                  std::to_string(pids[r]) + "): still running " +
                  (first ? "after another rank failed" : "at the time limit"));
         ::kill(pids[r], SIGKILL);
+        killed[r] = true;
       }
       if (first == 0) first = 124;
       kill_at = INT64_MAX;
