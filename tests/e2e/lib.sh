@@ -37,17 +37,42 @@ check_fails() {
   fi
 }
 
-# json_assert FILE PYTHON-EXPR: the expression, over `d` (the parsed document), must be true.
+# json_assert FILE EXPR...: each Python expression, over `d` (the parsed document), must be
+# true; each counts as one check. `rows(PATH)` reads a CSV file as a list of dicts. All of
+# them run in ONE interpreter: in the emulated guest each python3 start costs seconds.
 json_assert() {
-  local file="$1" expr="$2"
-  if python3 - "$file" "$expr" <<'PY'; then ok "json: $expr"; else bad "json: $expr"; fi
-import json, sys
-d = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2])
-if not ok:
+  local file="$1" line
+  shift
+  python3 - "$file" "$@" >"$work/py" 2>&1 <<'PY' || bad "json_assert $file: python failed"
+import csv, json, sys
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    for x in sys.argv[2:]:
+        print(f"FAIL: json: {x} ({sys.argv[1]}: {e})")
+    sys.exit(0)
+failed = False
+for x in sys.argv[2:]:
+    try:
+        r = bool(eval(x))
+    except Exception as e:
+        r = False
+        print(f"  {x}: {e!r}")
+    print(("ok: json: " if r else "FAIL: json: ") + x)
+    failed |= not r
+if failed:
     print(json.dumps(d, indent=1)[:3000])
-sys.exit(0 if ok else 1)
 PY
+  while IFS= read -r line; do
+    case "$line" in
+      "ok: "*) ok "${line#ok: }" ;;
+      "FAIL: "*) bad "${line#FAIL: }" ;;
+      *) echo "  | $line" ;;
+    esac
+  done <"$work/py"
 }
 
 has_rdma_device() { [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; }
