@@ -49,6 +49,14 @@ class ChannelTable {
   std::span<const uint32_t> records_of(uint32_t id) const noexcept {
     return {index_.data() + channels_[id].begin, channels_[id].count};
   }
+  // Where lookup() looks first for `opnum` in channel `id` (nullptr when outside the
+  // channel): for prefetching.
+  const uint32_t* first_guess(uint32_t id, int32_t opnum) const noexcept {
+    const Channel& c = channels_[id];
+    const int64_t guess = static_cast<int64_t>(opnum) - c.first_opnum;
+    if (guess < 0 || guess >= static_cast<int64_t>(c.count)) return nullptr;
+    return index_.data() + c.begin + static_cast<size_t>(guess);
+  }
   // The record with `opnum` in channel `id` (the first one if repeated), or kNone.
   uint32_t lookup(uint32_t id, int32_t opnum, std::span<const Record> records) const noexcept;
   // The node's set-up records (commands), which belong to no channel, in file order.

@@ -33,7 +33,27 @@ uint64_t pair_data_records(Job& job, std::span<const ChannelTable> channels) {
         links[c].offset = channels[server.rank][links[c].channel].offset;
       }
     }
-    for (uint32_t w = 0; w < worker.records.size(); ++w) {
+    // The look-ups land all over the server's records (a cache miss each): start them some
+    // records ahead, the index entry first, then the record it names.
+    const auto n = static_cast<uint32_t>(worker.records.size());
+    const auto first_guess = [&](uint32_t w) -> const uint32_t* {
+      const Record& r = worker.records[w];
+      const uint32_t c = r.message;
+      if (c == kNone || links[c].channel == kNone) return nullptr;
+      return channels[r.peer].first_guess(links[c].channel,
+                                          opnum_of(r.iteration, r.phase(), links[c].offset));
+    };
+    constexpr uint32_t kAhead = 8;
+    for (uint32_t w = 0; w < n; ++w) {
+      if (w + 2 * kAhead < n) {
+        if (const uint32_t* g = first_guess(w + 2 * kAhead)) __builtin_prefetch(g);
+      }
+      if (w + kAhead < n) {
+        if (const uint32_t* g = first_guess(w + kAhead)) {
+          const Node& sv = job.nodes[worker.records[w + kAhead].peer];
+          if (*g < sv.records.size()) __builtin_prefetch(&sv.records[*g], 1);
+        }
+      }
       Record& wr = worker.records[w];
       const uint32_t c = wr.message;
       wr.message = kNone;
@@ -121,7 +141,14 @@ void match_messages(Job& job, std::span<const ChannelTable> channels, Diagnostic
   // then holds the message, not kNone); a receive still at kNone had no sender; a receive
   // holding anything else is or will be told by its sender.
   for (Node& node : job.nodes) {
-    for (uint32_t i = 0; i < node.records.size(); ++i) {
+    const auto n = static_cast<uint32_t>(node.records.size());
+    for (uint32_t i = 0; i < n; ++i) {
+      if (i + 8 < n) {  // the receiver's record, told below: a cache miss otherwise
+        const Record& a = node.records[i + 8];
+        if (a.is_send() && a.message != kNone) {
+          __builtin_prefetch(&job.nodes[a.peer].records[a.message], 1);
+        }
+      }
       Record& r = node.records[i];
       const auto m = static_cast<uint32_t>(job.messages.size());
       if (r.is_send()) {

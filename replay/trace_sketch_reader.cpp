@@ -180,7 +180,7 @@ uint32_t DataFileReader::resolve_now(const Record& rec, const RawRef& ref, uint3
   const RingSlot& s = rings_[ch][static_cast<uint32_t>(ref.opnum) & 7];
   if (s.idx == kNone || s.opnum != ref.opnum) return kNone;
   // A dependency on the wrong operation is left for resolve_dependencies() to report.
-  if (d_.node.records[s.idx].op != op_dep_target(rec.op)) return kNone;
+  if (s.op != op_dep_target(rec.op)) return kNone;
   return s.idx;
 }
 
@@ -249,7 +249,7 @@ void DataFileReader::commit(ParsedRow& row) {
     rec.message = ch;
     // Keep the first of repeated opnums, as the index does.
     RingSlot& slot = rings_[ch][static_cast<uint32_t>(rec.opnum) & 7];
-    if (slot.idx == kNone || slot.opnum < rec.opnum) slot = RingSlot{rec.opnum, idx};
+    if (slot.idx == kNone || slot.opnum < rec.opnum) slot = RingSlot{rec.opnum, idx, rec.op};
   }
   if (!rec.is_data()) d_.channels.add_setup(idx);
   check_order(row.id, rec.time_ns);

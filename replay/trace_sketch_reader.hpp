@@ -42,6 +42,7 @@ class DataFileReader {
   struct RingSlot {
     int32_t opnum = INT32_MIN;
     uint32_t idx = kNone;
+    Op op = Op::kPushSendWorker;  // the record's, so that checking it touches no record
   };
   using Ring = std::array<RingSlot, 8>;
 
