@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #if defined(__x86_64__)
@@ -28,10 +30,25 @@ bool invariant_tsc() {
 #endif
 }
 
+// The kernel keeps the TSC as its clocksource only while its watchdog finds it steady (or when
+// booted with tsc=reliable): a QEMU guest's CPU model claims no invariant TSC, yet its TSC is
+// the host's, and its kernel may say so.
+bool kernel_uses_tsc() {
+  std::ifstream f("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string name;
+  return f >> name && name == "tsc";
+}
+
+bool tsc_trusted() {
+  const char* env = std::getenv("DLCNET_CLOCK");
+  if (env && std::strcmp(env, "monotonic") == 0) return false;
+  if (env && std::strcmp(env, "tsc") == 0) return true;
+  return invariant_tsc() || kernel_uses_tsc();
+}
+
 TscScale calibrate() {
   TscScale s;
-  const char* env = std::getenv("DLCNET_CLOCK");
-  if ((env && std::strcmp(env, "monotonic") == 0) || !invariant_tsc()) return s;
+  if (!tsc_trusted()) return s;
 #if defined(__x86_64__)
   const int64_t t0 = monotonic_ns();
   const uint64_t c0 = __rdtsc();

@@ -1,11 +1,12 @@
 // The one clock every measurement uses: nanoseconds, monotonic, cheap.
 //
-// On x86-64 with an invariant TSC it reads the TSC (about 20 cycles, no system call) scaled by
-// a factor calibrated against CLOCK_MONOTONIC at start-up, as perftest reads cycles. Where the
-// kernel's clocksource is not the TSC (a QEMU guest uses HPET: ~2.7 us per clock_gettime) this
-// keeps the clock out of the latency being measured. Without an invariant TSC, or with
-// DLCNET_CLOCK=monotonic, it is CLOCK_MONOTONIC. Cross-host comparisons go through the offset
-// estimates of the replay, never through raw values.
+// On x86-64 it reads the TSC (about 20 cycles, no system call) scaled by a factor calibrated
+// against CLOCK_MONOTONIC at start-up, as perftest reads cycles, when the CPU claims an
+// invariant TSC or the kernel's own clocksource is the TSC (DLCNET_CLOCK=tsc forces it). This
+// keeps the clock out of the latency being measured where clock_gettime is slow. Otherwise,
+// or with DLCNET_CLOCK=monotonic, it is CLOCK_MONOTONIC (a QEMU guest whose kernel fell back
+// to the HPET pays ~3 us per read; scripts/rdma-run.sh boots with tsc=reliable). Cross-host
+// comparisons go through the offset estimates of the replay, never through raw values.
 #pragma once
 
 #include <cstdint>

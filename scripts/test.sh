@@ -9,6 +9,9 @@
 # failure. DLCNET_BUILD_DIR overrides the build folder (default: build).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Debian's own tools first (install-deps.sh installs them): a python3 shim of pyenv or the like
+# runs a shell and a resolver per call, 10+ s each inside the emulated guest.
+export PATH="/usr/bin:/bin:$PATH"
 build="${DLCNET_BUILD_DIR:-build}"
 jobs="${DLCNET_JOBS:-$(nproc)}"
 

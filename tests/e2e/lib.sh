@@ -1,5 +1,8 @@
 # Shared helpers for the end-to-end scripts: counting checks and asserting on JSON.
 set -uo pipefail
+# Debian's python3 (scripts/install-deps.sh), not a pyenv-style shim: in the emulated guest a
+# shim costs 10+ s per call.
+export PATH="/usr/bin:/bin:$PATH"
 BIN="$1"
 shift
 passed=0
