@@ -20,7 +20,6 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
 fi
 out="${DLCNET_OUT:-$build/replay-main}"
 
-bash "$repo/scripts/install-deps.sh"
 bash "$repo/scripts/install-deps.sh" >&2
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
