@@ -103,23 +103,24 @@ DLCNET_FAST uint64_t blank_mask64(const char* p) {
 }
 
 // Where the tokens (runs of characters other than tab and space) of a line begin: the first
-// kMax of them, and how many there are. False for a line longer than 4 KiB.
+// kMax of them, and how many there are (counting stops at `limit`: the caller needs no more).
+// False for a line longer than 4 KiB.
 struct Tokens {
   static constexpr size_t kMax = 16;
   uint16_t begin[kMax];
   size_t count = 0;
 };
 
-DLCNET_FAST bool tokenize(const char* p, size_t len, Tokens& t) {
+DLCNET_FAST bool tokenize(const char* p, size_t len, Tokens& t, size_t limit = SIZE_MAX) {
   if (len > 4096) return false;
   size_t n = 0;
   uint64_t carry = 0;  // 1 when the last character of the previous block was not blank
-  for (size_t base = 0; base < len; base += 64) {
+  for (size_t base = 0; base < len && n < limit; base += 64) {
     uint64_t solid = ~blank_mask64(p + base);
     if (len - base < 64) solid &= (uint64_t{1} << (len - base)) - 1;
     uint64_t starts = solid & ~((solid << 1) | carry);
     carry = solid >> 63;
-    for (; starts != 0; starts &= starts - 1, ++n) {
+    for (; starts != 0 && n < limit; starts &= starts - 1, ++n) {
       if (n < Tokens::kMax) {
         t.begin[n] = static_cast<uint16_t>(base + static_cast<size_t>(std::countr_zero(starts)));
       }

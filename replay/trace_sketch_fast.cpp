@@ -84,12 +84,36 @@ enum Field : size_t {
 
 }  // namespace
 
+// time_sec at p: the previous row's value when the text is the same (a 16-byte compare),
+// else parsed and remembered.
+bool DataFileReader::same_sec(const char* p, const char* line_end, int64_t& sec) {
+  const uint64_t w1 = fast::load8(p);
+  const uint64_t w2 = fast::load8(p + 8);
+  if (sec_known_ &&
+      (((w1 ^ sec_text_[0]) & sec_mask_[0]) | ((w2 ^ sec_text_[1]) & sec_mask_[1])) == 0) {
+    sec = sec_value_;
+    return true;
+  }
+  const char* q = p;
+  if (!fast::token_number(q, line_end, sec)) return false;
+  const auto k = static_cast<size_t>(q - p) + 1;  // the token and the blank after it
+  sec_known_ = q != line_end && k <= 16;
+  if (sec_known_) {
+    sec_mask_[0] = k >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * k)) - 1;
+    sec_mask_[1] = k <= 8 ? 0 : k >= 16 ? ~uint64_t{0} : (uint64_t{1} << (8 * (k - 8))) - 1;
+    sec_text_[0] = w1 & sec_mask_[0];
+    sec_text_[1] = w2 & sec_mask_[1];
+    sec_value_ = sec;
+  }
+  return true;
+}
+
 bool DataFileReader::parse_fast(std::string_view line, ParsedRow& row) {
   if (!d_.identified) return false;  // the first row sets the node: the checked path does it
   const char* const base = line.data();
   const char* const line_end = base + line.size();
   Tokens t;
-  if (!fast::tokenize(base, line.size(), t) || t.count <= kIdDep) return false;
+  if (!fast::tokenize(base, line.size(), t, kIdDep + 1) || t.count <= kIdDep) return false;
   const auto at = [&](size_t f) { return base + t.begin[f]; };
   const auto number = [&](size_t f, int64_t& v) DLCNET_FAST_LAMBDA {
     const char* p = at(f);
@@ -100,7 +124,7 @@ bool DataFileReader::parse_fast(std::string_view line, ParsedRow& row) {
   // Independent of each other: the CPU overlaps them.
   bool ok = number(kId, row.id) & number(kSrc, src) & number(kDst, dst) & number(kLength, length) &
             number(kDepPP, dep_pp) & number(kDepType, dep_type) & number(kDTime, dtime) &
-            number(kSec, sec) & number(kUsec, usec);
+            same_sec(at(kSec), line_end, sec) & number(kUsec, usec);
   ok = ok && length >= 0 && length <= UINT32_MAX && dtime >= -(int64_t{1} << 53) &&
        dtime <= (int64_t{1} << 53) && sec >= 0 && sec <= 9'000'000'000 && usec >= 0 &&
        usec <= 999'999'999;

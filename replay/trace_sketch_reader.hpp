@@ -67,6 +67,7 @@ class DataFileReader {
 
   // trace_sketch_fast.cpp
   bool parse_fast(std::string_view line, ParsedRow& row);
+  bool same_sec(const char* p, const char* line_end, int64_t& sec);
 
   // trace_sketch_rows.cpp
   bool parse_checked(std::string_view line, ParsedRow& row);
@@ -91,6 +92,12 @@ class DataFileReader {
   uint16_t S_ = 0;
   char peer_letter_ = '?';   // 's' in a worker's file, 'w' in a server's
   std::vector<Ring> rings_;  // by channel id
+  // time_sec changes once a second of capture: the last one's text (and the blank after it)
+  // and value, so that most rows compare 16 bytes instead of parsing ten digits.
+  uint64_t sec_text_[2] = {0, 0};
+  uint64_t sec_mask_[2] = {0, 0};
+  int64_t sec_value_ = 0;
+  bool sec_known_ = false;
   uint64_t rows_start_ = 0;  // bytes before the first row
   bool reserved_ = false;
 };

@@ -20,7 +20,7 @@ class LineReader {
   static constexpr size_t kLinePadding = 64;
 
   // Throws Error naming the path when it cannot be opened.
-  explicit LineReader(const std::string& path, size_t buffer_bytes = 1 << 20);
+  explicit LineReader(const std::string& path, size_t buffer_bytes = 1 << 17);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;

@@ -86,6 +86,28 @@ TEST(Parser, CheckedPathAgrees) {
   }
 }
 
+// The fast path reuses the previous row's time_sec when its text is the same: texts that
+// share a prefix, differ in length or in the blank after them must still be read apart.
+TEST(Parser, RepeatedTimeSecondsReadApart) {
+  test::TempDir dir;
+  std::string text = header();
+  const std::vector<std::pair<int64_t, std::string>> secs = {
+      {1500000000, "\t\t"}, {1500000000, "\t\t"}, {150000000, "\t\t"},  {1500000000, " "},
+      {1500000000, " "},    {9000000000, "\t"},   {1500000001, "\t\t"}, {1, "\t"},
+      {12, "\t"},           {1, " \t"},           {900000000, "\t"},    {1500000001, "\t\t"}};
+  for (size_t i = 0; i < secs.size(); ++i) {
+    text += row(static_cast<int64_t>(i), 5, 4 * static_cast<int64_t>(i), 1, secs[i].first,
+                static_cast<int64_t>(i), secs[i].second);
+  }
+  test::write_file(dir / "t.txt", text);
+  const LoadResult res = test::load(dir / "t.txt");
+  const auto& recs = res.job.nodes[0].records;
+  ASSERT_EQ(recs.size(), secs.size()) << res.diagnostics.report();
+  for (size_t i = 0; i < secs.size(); ++i) {
+    EXPECT_EQ(recs[i].time_ns, secs[i].first * 1'000'000'000 + static_cast<int64_t>(i) * 1000) << i;
+  }
+}
+
 TEST(Parser, LastLineWithoutNewlineAndCarriageReturns) {
   test::TempDir dir;
   std::string text = header();
