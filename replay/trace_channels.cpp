@@ -51,6 +51,11 @@ uint32_t ChannelTable::get_or_add_slow(uint16_t peer, int32_t key) {
     while (slot_ids_[s] != 0) s = (s + 1) & mask;
     slot_keys_[s] = k;
     slot_ids_[s] = id + 1;
+    if (dense(peer, key)) {
+      const size_t at = dense_at(peer, key);
+      if (at >= dense_.size()) dense_.resize((at / kDenseKeys + 1) * kDenseKeys, kNone);
+      dense_[at] = id;
+    }
   }
   last_key_ = k;
   last_id_ = id;
@@ -109,6 +114,7 @@ uint32_t ChannelTable::lookup(uint32_t id, int32_t opnum,
 
 void ChannelTable::release() noexcept {
   std::vector<uint32_t>().swap(index_);
+  std::vector<uint32_t>().swap(dense_);
   std::vector<uint32_t>().swap(setup_);
   std::vector<Channel>().swap(channels_);
   std::vector<uint64_t>().swap(slot_keys_);
@@ -119,7 +125,7 @@ void ChannelTable::release() noexcept {
 
 size_t ChannelTable::memory_bytes() const noexcept {
   return index_.capacity() * 4 + setup_.capacity() * 4 + channels_.capacity() * sizeof(Channel) +
-         slot_keys_.capacity() * 8 + slot_ids_.capacity() * 4;
+         slot_keys_.capacity() * 8 + slot_ids_.capacity() * 4 + dense_.capacity() * 4;
 }
 
 }  // namespace dlcnet::trace

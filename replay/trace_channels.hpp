@@ -29,10 +29,18 @@ class ChannelTable {
  public:
   // Channel id of (peer, key), created on first use.
   uint32_t get_or_add(uint16_t peer, int32_t key) {
-    return pack(peer, key) == last_key_ ? last_id_ : get_or_add_slow(peer, key);
+    if (dense(peer, key)) {
+      const size_t at = dense_at(peer, key);
+      if (at < dense_.size() && dense_[at] != kNone) return dense_[at];
+    }
+    return get_or_add_slow(peer, key);
   }
   // kNone when this node never exchanged `key` with `peer`.
   uint32_t find(uint16_t peer, int32_t key) const noexcept {
+    if (dense(peer, key)) {  // every channel in the dense range is in dense_
+      const size_t at = dense_at(peer, key);
+      return at < dense_.size() ? dense_[at] : kNone;
+    }
     return pack(peer, key) == last_key_ ? last_id_ : find_slow(peer, key);
   }
   Channel& operator[](uint32_t id) noexcept { return channels_[id]; }
@@ -67,6 +75,17 @@ class ChannelTable {
   size_t memory_bytes() const noexcept;
 
  private:
+  // Small peers and keys (every capture seen so far) are looked up in a table by peer and
+  // key, without hashing: consecutive rows seldom share a channel, so the loader asks for a
+  // different one nearly every time. 4 bytes per key per peer, dropped with the table.
+  static constexpr int32_t kDenseKeys = 1024;
+  static constexpr uint16_t kDensePeers = 256;
+  static bool dense(uint16_t peer, int32_t key) noexcept {
+    return peer < kDensePeers && key >= 0 && key < kDenseKeys;
+  }
+  static size_t dense_at(uint16_t peer, int32_t key) noexcept {
+    return static_cast<size_t>(peer) * kDenseKeys + static_cast<size_t>(key);
+  }
   static uint64_t pack(uint16_t peer, int32_t key) noexcept {
     return (static_cast<uint64_t>(peer) << 32) | static_cast<uint32_t>(key);
   }
@@ -77,6 +96,7 @@ class ChannelTable {
   std::vector<Channel> channels_;
   std::vector<uint64_t> slot_keys_;  // open addressing, linear probing
   std::vector<uint32_t> slot_ids_;   // channel id + 1; 0 = empty
+  std::vector<uint32_t> dense_;      // channel id by dense_at(); kNone when absent
   std::vector<uint32_t> index_;
   std::vector<uint32_t> setup_;
   // Consecutive look-ups often name the same channel.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "replay/trace_channels.hpp"
+
 namespace dlcnet::trace {
 namespace {
 
@@ -72,6 +74,32 @@ TEST(TraceModel, SkeletonRanks) {
   EXPECT_EQ(job.server_rank(1), 4);
   EXPECT_EQ(job.scheduler_rank(), 5);
   EXPECT_EQ(job.nodes[4].name(), "server1");
+}
+
+// Small peers and keys go through a dense table, the others through the hash: both must
+// give every channel one id and report absent ones as absent.
+TEST(TraceModel, ChannelIdsInsideAndOutsideTheDenseRange) {
+  ChannelTable t;
+  const std::vector<std::pair<uint16_t, int32_t>> pairs = {
+      {0, 0},    {1, 5},     {5, 1023}, {5, 1024}, {255, 7},   {256, 7},
+      {300, -1}, {2, 70000}, {3, -5},   {7, 0},    {65534, 3}, {0, INT32_MAX}};
+  std::vector<uint32_t> ids;
+  for (const auto& [peer, key] : pairs) ids.push_back(t.get_or_add(peer, key));
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    EXPECT_EQ(ids[i], i) << i;
+    EXPECT_EQ(t.get_or_add(pairs[i].first, pairs[i].second), ids[i]) << i;
+    EXPECT_EQ(t.find(pairs[i].first, pairs[i].second), ids[i]) << i;
+    EXPECT_EQ(t[ids[i]].peer, pairs[i].first);
+    EXPECT_EQ(t[ids[i]].key, pairs[i].second);
+  }
+  EXPECT_EQ(t.find(0, 1), kNone);
+  EXPECT_EQ(t.find(6, 1023), kNone);  // a peer beyond the dense rows made so far
+  EXPECT_EQ(t.find(255, 8), kNone);
+  EXPECT_EQ(t.find(256, 8), kNone);
+  EXPECT_EQ(t.find(1, 1024), kNone);
+  EXPECT_EQ(t.size(), pairs.size());
+  t.release();
+  EXPECT_EQ(t.find(1, 5), kNone);
 }
 
 }  // namespace
