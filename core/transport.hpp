@@ -81,6 +81,10 @@ class Transport {
   // on a fatal transport error (see last_error()). Also the progress call to make while
   // waiting for memory to change (RMA over UCX's TCP or shared-memory lanes needs it).
   virtual int poll(std::span<Completion> out) noexcept = 0;
+  // Whether the target of one-sided operations must keep calling poll() for them to move (UCX
+  // emulates RMA over active messages on tcp and shared memory). Where it need not (verbs: the
+  // NIC serves them), a passive side may sleep between polls and leave the CPU to the data path.
+  virtual bool target_must_poll() const noexcept { return true; }
 
   virtual const std::string& last_error() const noexcept = 0;
 };

@@ -16,11 +16,13 @@ class PingPongLatency final : public Pattern {
     auto ping = [&](uint8_t marker) {
       s.out()[size - 1] = marker;
       const bool signaled = ++sent % signal_every == 0;
-      Status st = op == Op::write ? s.transport().post_write(s.peer(), s.region(), s.out_offset(),
-                                                             size, s.in_offset(), sent, signaled)
-                                  : s.transport().post_send(s.peer(), s.region(), s.out_offset(),
-                                                            size, sent, signaled);
-      s.check(st, to_string(op));
+      Transport& t = s.transport();
+      s.post(to_string(op), [&] {
+        return op == Op::write
+                   ? t.post_write(s.peer(), s.region(), s.out_offset(), size, s.in_offset(), sent,
+                                  signaled)
+                   : t.post_send(s.peer(), s.region(), s.out_offset(), size, sent, signaled);
+      });
     };
     // Waits for the peer's message carrying `marker` (or the stop marker); returns the marker.
     auto await = [&](uint8_t marker) -> uint8_t {

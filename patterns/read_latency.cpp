@@ -18,9 +18,10 @@ class ReadLatency final : public Pattern {
     }
     int64_t t0 = now_ns();  // one clock read per iteration, as in the ping-pong
     for (uint64_t i = 0; !plan.done(i, t0); ++i) {
-      s.check(s.transport().post_read(s.peer(), s.region(), s.in_offset(), size, s.out_offset(), i,
-                                      true),
-              "read");
+      s.post("read", [&] {
+        return s.transport().post_read(s.peer(), s.region(), s.in_offset(), size, s.out_offset(), i,
+                                       true);
+      });
       s.wait_completion("an RDMA read");
       const int64_t t1 = now_ns();
       if (out) out->add(t0, t1, true);

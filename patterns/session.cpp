@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -13,6 +14,9 @@ constexpr size_t kPage = 4096;
 // How many empty polls between two looks at the clock: keeps now_ns() off the hot path.
 constexpr uint32_t kPollsPerClockCheck = 4096;
 constexpr uint64_t kDoneWrId = ~0ull;
+// A passive wait sleeps in naps of kNap once it has polled kSpinsBeforeNap times in vain.
+constexpr uint32_t kSpinsBeforeNap = 1024;
+constexpr timespec kNap{0, 100'000};
 
 }  // namespace
 
@@ -43,10 +47,16 @@ void PeerSession::check(Status s, const char* op) {
     fail(std::string(op) + " to rank " + std::to_string(peer_) + " failed: " + t_.last_error());
 }
 
-Completion PeerSession::wait_completion(const char* waiting_for) {
+Completion PeerSession::wait_completion(const char* waiting_for, bool passive) {
   std::array<Completion, 1> c;
   const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
   int64_t since = now_ns();
+  if (!kept_.empty()) {
+    const Completion k = kept_.front();
+    kept_.erase(kept_.begin());
+    return k;
+  }
+  const bool nap = passive && !t_.target_must_poll();
   for (uint32_t spins = 0;; ++spins) {
     int n = t_.poll(c);
     if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
@@ -57,10 +67,11 @@ Completion PeerSession::wait_completion(const char* waiting_for) {
       }
       return c[0];
     }
-    if (spins % kPollsPerClockCheck == 0 && spins && now_ns() - since > limit) {
-      fail(std::string("no progress for ") + std::to_string(spec_.timeout_s) + " s waiting for " +
-           waiting_for + " from rank " + std::to_string(peer_) + " (peer gone?)");
+    const bool look = nap ? spins >= kSpinsBeforeNap : spins % kPollsPerClockCheck == 0;
+    if (look && spins && now_ns() - since > limit) {
+      stalled(waiting_for);
     }
+    if (nap && spins >= kSpinsBeforeNap) nanosleep(&kNap, nullptr);
   }
 }
 
@@ -80,21 +91,41 @@ uint8_t PeerSession::wait_byte(size_t index, uint8_t a, uint8_t b, const char* w
              " completion with error: " + (c[i].error ? c[i].error : "unknown"));
     }
     if (spins % kPollsPerClockCheck == 0 && spins && now_ns() - since > limit) {
-      fail(std::string("no progress for ") + std::to_string(spec_.timeout_s) + " s waiting for " +
-           waiting_for + " from rank " + std::to_string(peer_) + " (peer gone?)");
+      stalled(waiting_for);
     }
+  }
+}
+
+void PeerSession::stalled(const char* waiting_for) const {
+  fail(std::string("no progress for ") + std::to_string(spec_.timeout_s) + " s waiting for " +
+       waiting_for + " from rank " + std::to_string(peer_) + " (peer gone?)");
+}
+
+void PeerSession::wait_for_credit(const char* op, int64_t since, uint32_t spins) {
+  std::array<Completion, 16> c;
+  const int n = t_.poll(c);
+  if (n < 0) fail(std::string("while waiting to post a ") + op + ": " + t_.last_error());
+  for (int i = 0; i < n; ++i) {
+    if (!c[i].ok)
+      fail(std::string(to_string(c[i].op)) +
+           " completion with error: " + (c[i].error ? c[i].error : "unknown"));
+    if (c[i].op == Op::recv) kept_.push_back(c[i]);
+  }
+  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
+  if (spins % kPollsPerClockCheck == 0 && spins && now_ns() - since > limit) {
+    stalled((std::string("room in the send queue for a ") + op).c_str());
   }
 }
 
 void PeerSession::top_up_receives(uint32_t depth) {
   while (posted_recvs_ < depth) {
-    check(t_.post_recv(peer_, region_, in_offset(), area_, 0), "post_recv");
+    post("receive", [&] { return t_.post_recv(peer_, region_, in_offset(), area_, 0); });
     ++posted_recvs_;
   }
 }
 
 void PeerSession::signal_done() {
-  check(t_.post_send(peer_, region_, out_offset(), 0, kDoneWrId, true), "send");
+  post("send", [&] { return t_.post_send(peer_, region_, out_offset(), 0, kDoneWrId, true); });
   for (;;) {
     Completion c = wait_completion("the end-of-run send");
     if (c.wr_id == kDoneWrId && c.op == Op::send) return;
@@ -104,7 +135,7 @@ void PeerSession::signal_done() {
 void PeerSession::serve_until_done() {
   for (;;) {
     top_up_receives(1);
-    Completion c = wait_completion("the initiator's end of run");
+    Completion c = wait_completion("the initiator's end of run", true);
     if (c.op != Op::recv) continue;
     on_receive_consumed();
     if (c.bytes == 0) return;

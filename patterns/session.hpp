@@ -6,8 +6,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/bootstrap.hpp"
+#include "core/clock.hpp"
 #include "core/transport.hpp"
 #include "patterns/bench_spec.hpp"
 
@@ -37,10 +39,27 @@ class PeerSession {
 
   // ---- shared waits; each throws Error on a failed completion or a stall past the timeout ----
   // Polls until a completion arrives and returns it (failed ones throw, naming the op).
-  Completion wait_completion(const char* waiting_for);
+  // `passive`: nothing is measured on this side, so where the transport allows it (see
+  // Transport::target_must_poll) the wait sleeps between polls once idle, like perftest's
+  // passive side, instead of taking a CPU from the data path (Soft-RoCE's kernel threads).
+  Completion wait_completion(const char* waiting_for, bool passive = false);
   // Polls (for progress, and to retire send completions) until in()[index] == a or == b;
   // returns the value seen.
   uint8_t wait_byte(size_t index, uint8_t a, uint8_t b, const char* waiting_for);
+  // Posts with `post` (a callable returning Status) until the transport takes it: while it
+  // answers busy (its queue is full of operations whose completions have not come back yet),
+  // polls to retire them, within the timeout. Receive completions seen meanwhile are kept for
+  // wait_completion(); a failed post or completion throws.
+  template <class Post>
+  void post(const char* op, Post&& post) {
+    const int64_t since = now_ns();
+    for (uint32_t spins = 0;; ++spins) {
+      const Status st = post();
+      if (st == Status::ok) return;
+      check(st, op);
+      wait_for_credit(op, since, spins);
+    }
+  }
   // Keeps `depth` receives of the maximum size posted into the in area.
   void top_up_receives(uint32_t depth);
   void on_receive_consumed() noexcept { --posted_recvs_; }
@@ -54,6 +73,11 @@ class PeerSession {
   void check(Status s, const char* op);
 
  private:
+  void wait_for_credit(const char* op, int64_t since, uint32_t spins);
+  [[noreturn]] void stalled(const char* waiting_for) const;
+
+ public:
+ private:
   Transport& t_;
   Bootstrap& boot_;
   int peer_;
@@ -63,6 +87,7 @@ class PeerSession {
   uint8_t* buf_ = nullptr;
   RegionId region_ = 0;
   uint32_t posted_recvs_ = 0;
+  std::vector<Completion> kept_;  // receive completions harvested while a post waited
 };
 
 // Marker written in the last byte of every ping: cycles 1..254; 255 means "last one, stop".

@@ -94,6 +94,7 @@ class VerbsTransport final : public Transport {
   Status post_read(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
                    uint64_t wr_id, bool signaled) noexcept override;
   int poll(std::span<Completion> out) noexcept override;
+  bool target_must_poll() const noexcept override { return false; }  // the NIC serves RDMA
   const std::string& last_error() const noexcept override { return last_error_; }
 
  private:
