@@ -60,22 +60,9 @@ done
 [ -n "$timeout_s" ] || timeout_s=$((600 + 300 * rounds))
 out="$(realpath -m "$out")"
 
-bin="$repo/build-bench/bin/dlc-bench"
-build_note="not rebuilt (--no-build)"
-if [ "$build" -eq 1 ]; then
-  # Our own build dir: the tree is shared, and the lead may have changed the code since.
-  # Others edit the tree meanwhile: when it does not configure or build right now, measure
-  # the binary we have, and say so in the report.
-  if cmake -S "$repo" -B "$repo/build-bench" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$repo/build-bench/bench-build.log" 2>&1 \
-     && make -C "$repo/build-bench" -j2 dlc-bench >>"$repo/build-bench/bench-build.log" 2>&1; then
-    build_note="rebuilt"
-  else
-    build_note="rebuild FAILED (see build-bench/bench-build.log); measured the existing binary"
-    echo "perftest_compare: warning: $build_note" >&2
-  fi
-fi
-[ -x "$bin" ] && build_note="$build_note; binary built $(date -u -r "$bin" +%Y-%m-%dT%H:%M:%SZ)"
-[ -x "$bin" ] || { echo "perftest_compare: $bin not built (drop --no-build)" >&2; exit 1; }
+source "$here/lib.sh"
+bench_build perftest_compare "$build"
+bin="$bench_bin"
 for t in ib_send_lat ib_write_lat ib_write_bw ib_read_bw; do
   command -v "$t" >/dev/null || { echo "perftest_compare: $t not found (Debian package perftest)" >&2; exit 1; }
 done
@@ -137,36 +124,17 @@ if [ "$rc" -ne 0 ] || [ ! -s "$logs/guest/manifest.tsv" ]; then
   [ -s "$logs/guest/manifest.tsv" ] || exit 1
 fi
 
-python3 - "$work/context.json" <<EOF
-import json, subprocess, sys, socket, platform, datetime
-def sh(cmd):
-    try:
-        return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return ""
-ctx = {
-    "comparison": "dlc-bench (verbs) vs perftest",
-    "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    "host": socket.gethostname(),
-    "host_kernel": platform.platform(),
-    "host_cpus": int(sh("nproc") or 0),
-    "host_loadavg_before": "$load_before",
-    "host_loadavg_after": "$load_after",
-    "rounds": $rounds,
-    "sizes": {"latency": [64, 4096], "bandwidth": [65536]},
-    "iterations": {"latency": $lat_iters, "bandwidth": $bw_iters},
-    "device": "rxe0 (Soft-RoCE in a QEMU TCG guest via scripts/rdma-run.sh, or the host's device)",
-    "rdma_run_status": $rc,
-    "dlcnet_commit": sh("git -C '$repo' rev-parse HEAD"),
-    "dlcnet_tree_dirty": bool(sh("git -C '$repo' status --porcelain --untracked-files=no")),
-    "dlcnet_build": "$build_note",
-    "perftest_version": sh("dpkg-query -W -f '\${Version}' perftest"),
-    "order": "per round, each test runs both tools back to back; the order flips every round",
-    "notes": "each tool's defaults otherwise (tx depth 128; dlc-bench warms up 100 iterations, perftest not)",
-    "invocation": "bench/perftest_compare.sh $orig_args",
-}
-json.dump(ctx, open(sys.argv[1], "w"), indent=2)
-EOF
+bench_context "$work/context.json" \
+  comparison='"dlc-bench (verbs) vs perftest"' \
+  host_loadavg_before="$(json_str "$load_before")" host_loadavg_after="$(json_str "$load_after")" \
+  rounds="$rounds" sizes='{"latency": [64, 4096], "bandwidth": [65536]}' \
+  iterations="{\"latency\": $lat_iters, \"bandwidth\": $bw_iters}" \
+  device='"rxe0 (Soft-RoCE in a QEMU TCG guest via scripts/rdma-run.sh, or the host device)"' \
+  rdma_run_status="$rc" \
+  perftest_version="$(json_str "$(dpkg-query -W -f '${Version}' perftest)")" \
+  order='"per round, each test runs both tools back to back; the order flips every round"' \
+  notes='"each tool defaults otherwise (tx depth 128; dlc-bench warms up 100 iterations, perftest not)"' \
+  invocation="$(json_str "bench/perftest_compare.sh $orig_args")"
 
 python3 "$here/compare_report.py" --tests "$work/tests.json" --context "$work/context.json" \
   --out "$out" "guest=$logs/guest"

@@ -74,22 +74,9 @@ done
 out="$(realpath -m "$out")"
 command -v ucx_perftest >/dev/null || { echo "ucx_compare: ucx_perftest not found (Debian package ucx-utils)" >&2; exit 1; }
 
-bin="$repo/build-bench/bin/dlc-bench"
-build_note="not rebuilt (--no-build)"
-if [ "$build" -eq 1 ]; then
-  # Our own build dir: the tree is shared and the lead may have changed the code. When the
-  # tree does not build right now (someone mid-edit), measure the binary we have, and say so.
-  mkdir -p "$repo/build-bench"
-  if cmake -S "$repo" -B "$repo/build-bench" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$repo/build-bench/bench-build.log" 2>&1 \
-     && make -C "$repo/build-bench" -j2 dlc-bench >>"$repo/build-bench/bench-build.log" 2>&1; then
-    build_note="rebuilt"
-  else
-    build_note="rebuild FAILED (see build-bench/bench-build.log); measured the existing binary"
-    echo "ucx_compare: warning: $build_note" >&2
-  fi
-fi
-[ -x "$bin" ] || { echo "ucx_compare: $bin not built" >&2; exit 1; }
-build_note="$build_note; binary built $(date -u -r "$bin" +%Y-%m-%dT%H:%M:%SZ)"
+source "$here/lib.sh"
+bench_build ucx_compare "$build"
+bin="$bench_bin"
 
 if [ -z "$logs" ]; then logs="$(mktemp -d /tmp/ucx-compare.XXXXXX)"; fi
 mkdir -p "$logs"; logs="$(realpath "$logs")"
@@ -184,37 +171,16 @@ tests_json="${tests_json%,}}"
 printf '%s\n' "$tests_json" >"$work/tests.json"
 [ "${#sections[@]}" -gt 0 ] || { echo "ucx_compare: nothing ran" >&2; exit 1; }
 
-python3 - "$work/context.json" <<EOF
-import json, subprocess, sys, socket, platform, datetime
-def sh(cmd):
-    try:
-        return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return ""
-ctx = {
-    "comparison": "dlc-bench --transport ucx vs ucx_perftest",
-    "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    "host": socket.gethostname(),
-    "host_kernel": platform.platform(),
-    "host_cpus": int(sh("nproc") or 0),
-    "host_loadavg_before": "$load_before",
-    "host_loadavg_after": "$load_after",
-    "rounds": $rounds,
-    "where": "$where",
-    "sizes": {"latency": [64], "bandwidth": [65536]},
-    "device": {"host-tcp": "lo (UCX tcp)", "host-shm": "posix shared memory + cma",
-               "guest-rc_verbs": "rxe0:1 (Soft-RoCE in a QEMU TCG guest), tcp on lo as aux"},
-    "run_status": $status,
-    "dlcnet_commit": sh("git -C '$repo' rev-parse HEAD"),
-    "dlcnet_tree_dirty": bool(sh("git -C '$repo' status --porcelain --untracked-files=no")),
-    "dlcnet_build": "$build_note",
-    "ucx_version": sh("dpkg-query -W -f '\${Version}' ucx-utils"),
-    "order": "per round, each test runs both tools back to back; the order flips every round",
-    "notes": "both tools warm up 100 iterations; bandwidth: 128 in flight for both (ucx_perftest -O 128); iterations per section are in each test",
-    "invocation": "bench/ucx_compare.sh $orig_args",
-}
-json.dump(ctx, open(sys.argv[1], "w"), indent=2)
-EOF
+bench_context "$work/context.json" \
+  comparison='"dlc-bench --transport ucx vs ucx_perftest"' \
+  host_loadavg_before="$(json_str "$load_before")" host_loadavg_after="$(json_str "$load_after")" \
+  rounds="$rounds" where="$(json_str "$where")" sizes='{"latency": [64], "bandwidth": [65536]}' \
+  device='{"host-tcp": "lo (UCX tcp)", "host-shm": "posix shared memory + cma", "guest-rc_verbs": "rxe0:1 (Soft-RoCE in a QEMU TCG guest), tcp on lo as aux"}' \
+  run_status="$status" \
+  ucx_version="$(json_str "$(dpkg-query -W -f '${Version}' ucx-utils)")" \
+  order='"per round, each test runs both tools back to back; the order flips every round"' \
+  notes='"both tools warm up 100 iterations; bandwidth: 128 in flight for both (ucx_perftest -O 128); iterations per section are in each test"' \
+  invocation="$(json_str "bench/ucx_compare.sh $orig_args")"
 
 python3 "$here/compare_report.py" --tests "$work/tests.json" --context "$work/context.json" \
   --out "$out" "${sections[@]}"

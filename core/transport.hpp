@@ -45,6 +45,9 @@ struct TransportOptions {
   uint32_t recv_depth = 512;   // posted receives per peer
   uint32_t inline_size = 220;  // sends up to this size go inline where supported
   int connect_timeout_ms = 30000;
+  // Ask for the means to block until traffic arrives (wait_event()); UCX: UCP_FEATURE_WAKEUP,
+  // which may narrow the lanes UCX picks to those that can signal events.
+  bool wakeup = false;
 };
 
 class Transport {
@@ -85,6 +88,14 @@ class Transport {
   // emulates RMA over active messages on tcp and shared memory). Where it need not (verbs: the
   // NIC serves them), a passive side may sleep between polls and leave the CPU to the data path.
   virtual bool target_must_poll() const noexcept { return true; }
+
+  // Whether wait_event() can block until traffic arrives (needs TransportOptions::wakeup).
+  virtual bool can_wait_event() const noexcept { return false; }
+  // Blocks until poll() may have something to harvest, or `max_ns` passed, consuming nothing;
+  // returns at once where can_wait_event() is false. For a caller that shares its CPU with
+  // others and has nothing due: it leaves the CPU and still sees an arrival without a
+  // polling delay.
+  virtual void wait_event(int64_t max_ns) noexcept { (void)max_ns; }
 
   virtual const std::string& last_error() const noexcept = 0;
 };

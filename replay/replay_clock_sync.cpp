@@ -76,7 +76,8 @@ class Pinger {
         last_ = now;
         return;
       }
-      if (idle_ == Idle::yield && (spin & 63) == 63) sched_yield();
+      // Block behaves as yield here: the offset is taken from the fastest round trip.
+      if ((idle_ == Idle::yield || idle_ == Idle::block) && (spin & 63) == 63) sched_yield();
       // Sleeping only long after the last answer: a rank waiting for its turn naps, a rank in
       // the middle of its ping-pongs does not.
       if (idle_ == Idle::sleep && now - last_ > kSleepAfterNs) {

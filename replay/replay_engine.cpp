@@ -1,6 +1,7 @@
 // Engine set-up, the main loop and the bookkeeping around it (records, liveness, watchdog).
 // Posting and completions are in replay_engine_datapath.cpp.
 #include <sched.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include <algorithm>
@@ -32,6 +33,11 @@ constexpr int64_t kYieldSlackNs = 20'000;
 // kNapNs, and not when a post is due within two naps.
 constexpr int64_t kSleepAfterNs = 200'000;
 constexpr int64_t kNapNs = 50'000;
+// Block: wait for the transport's events until kWakeMarginNs before the next post is due, then
+// spin; the margin covers a timed wake-up's lateness on a busy host (tens of microseconds in a
+// virtual machine). Each wait is at most kBlockMaxNs, so housekeeping still runs.
+constexpr int64_t kWakeMarginNs = 150'000;
+constexpr int64_t kBlockMaxNs = 10'000'000;
 
 void nap() noexcept {
   timespec ts{0, kNapNs};
@@ -75,6 +81,8 @@ void Engine::prepare() {
 
 EngineResult Engine::run(int64_t start_ns) {
   res_.start_ns = start_ns;
+  // Timed waits end when asked, not up to 50 us later (the default timer slack).
+  if (cfg_.idle == Idle::block || cfg_.idle == Idle::sleep) prctl(PR_SET_TIMERSLACK, 1UL);
   last_progress_ = last_flush_ = last_check_ = last_activity_ = start_ns;
   try {
     const bool timed = cfg_.mode == Mode::timed;
@@ -129,7 +137,12 @@ void Engine::loop() {
     housekeeping(now);
     if (busy_iteration || cfg_.idle == Idle::spin) continue;
     const int64_t ahead = heap_.empty() ? INT64_MAX : heap_.front().first - now;
-    if (cfg_.idle == Idle::yield) {
+    if (cfg_.idle == Idle::block) {
+      if (++idle_spins_ >= kIdleSpinsBeforeYield && ahead > kWakeMarginNs) {
+        idle_spins_ = 0;
+        t_.wait_event(std::min(ahead - kWakeMarginNs, kBlockMaxNs));
+      }
+    } else if (cfg_.idle == Idle::yield) {
       if (++idle_spins_ >= kIdleSpinsBeforeYield && ahead > kYieldSlackNs) {
         idle_spins_ = 0;
         sched_yield();

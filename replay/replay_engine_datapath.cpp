@@ -49,7 +49,7 @@ void Engine::post_receives(int peer) {
     const uint32_t parts = write ? 1 : plan_.entries[e].parts;
     const uint64_t len = write ? 0 : part_length(e, parts_posted_[e]);
     const int64_t t = now_ns();
-    const Status s = t_.post_recv(peer, region_, 0, len, make_wr(e, kWrRecv));
+    const Status s = t_.post_recv(peer, region_, 0, len, make_wr(e, kWrRecv, parts_posted_[e]));
     if (s == Status::busy) {
       mark_pending(peer);
       return;
@@ -71,8 +71,9 @@ void Engine::post_channel(int peer) {
     while (parts_posted_[e] < pe.parts) {
       const uint64_t len = part_length(e, parts_posted_[e]);
       const int64_t t = now_ns();
-      const Status s = write ? t_.post_write(peer, region_, 0, len, 0, make_wr(e, kWrData), true)
-                             : t_.post_send(peer, region_, 0, len, make_wr(e, kWrData), true);
+      const uint64_t wr = make_wr(e, kWrData, parts_posted_[e]);
+      const Status s = write ? t_.post_write(peer, region_, 0, len, 0, wr, true)
+                             : t_.post_send(peer, region_, 0, len, wr, true);
       if (s == Status::busy) {
         ++res_.busy;
         mark_pending(peer);
@@ -138,7 +139,7 @@ void Engine::on_completion(const Completion& c, int64_t now) {
       return;
     case kWrData: {
       --inflight_;
-      if (c.bytes != part_length(e, parts_done_[e])) ++res_.wrong;
+      if (c.bytes != part_length(e, wr_part(c.wr_id))) ++res_.wrong;
       if (++parts_done_[e] < pe.parts) return;
       res_.times[e].complete_ns = now;
       ++sends_done_[pe.peer];
@@ -151,7 +152,7 @@ void Engine::on_completion(const Completion& c, int64_t now) {
     }
     case kWrRecv: {
       --recvs_outstanding_[pe.peer];
-      if (c.bytes != (write ? 0 : part_length(e, parts_done_[e]))) ++res_.wrong;
+      if (c.bytes != (write ? 0 : part_length(e, wr_part(c.wr_id)))) ++res_.wrong;
       if (++parts_done_[e] == (write ? 1 : pe.parts)) {
         res_.times[e].arrival_ns = now;
         flags_[e] |= kArrived;

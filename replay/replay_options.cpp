@@ -22,6 +22,8 @@ const char* to_string(Idle i) noexcept {
       return "yield";
     case Idle::sleep:
       return "sleep";
+    case Idle::block:
+      return "block";
   }
   return "?";
 }

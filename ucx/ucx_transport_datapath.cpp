@@ -1,6 +1,9 @@
 // UcxTransport's datapath: posting, UCX callbacks, poll(), and the progress made while the
 // caller is away. Never throws, never allocates after connect() (UCX's own request pool warms up
 // during the first operations).
+#include <poll.h>
+#include <time.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -262,6 +265,38 @@ int UcxTransport::poll(std::span<Completion> out) noexcept {
     return -1;
   }
   return n;
+}
+
+// Armed, the worker's descriptor becomes readable on the next event; ucp_worker_arm() answers
+// BUSY while events are pending, which progress serves. An event need not end in a completion
+// (a wire-up message, a rendezvous step, a stale signal), so the wait goes on, progressing and
+// re-arming, until one is waiting or the time is up. The worker lock is held throughout so
+// that the idle-progress thread cannot take the completion (and its time stamp) away.
+void UcxTransport::wait_event(int64_t max_ns) noexcept {
+  if (event_fd_ < 0 || !worker_ || max_ns <= 0) return;
+  Lock lock(worker_mu_);
+  note_call();
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const int64_t deadline = now.tv_sec * 1'000'000'000 + now.tv_nsec + max_ns;
+  for (;;) {
+    while (ucp_worker_progress(worker_.get()) != 0) {
+    }
+    if (!ring_.empty() || fatal_) return;
+    const ucs_status_t st = ucp_worker_arm(worker_.get());
+    if (st == UCS_ERR_BUSY) continue;
+    if (st != UCS_OK) {
+      set_error("ucp_worker_arm", -1, ucs_status_string(st));
+      return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const int64_t left = deadline - (now.tv_sec * 1'000'000'000 + now.tv_nsec);
+    if (left <= 0) return;
+    pollfd pfd{event_fd_, POLLIN, 0};
+    const timespec ts{static_cast<time_t>(left / 1'000'000'000),
+                      static_cast<long>(left % 1'000'000'000)};
+    if (ppoll(&pfd, 1, &ts, nullptr) <= 0) return;  // time is up (or a signal)
+  }
 }
 
 // ---- progress while the caller is away ----

@@ -82,6 +82,8 @@ class UcxTransport final : public Transport {
   Status post_read(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
                    uint64_t wr_id, bool signaled) noexcept override;
   int poll(std::span<Completion> out) noexcept override;
+  bool can_wait_event() const noexcept override { return event_fd_ >= 0; }
+  void wait_event(int64_t max_ns) noexcept override;
   const std::string& last_error() const noexcept override { return last_error_; }
 
   // UCX callbacks (user_data / arg point at an OpSlot or a Peer).
@@ -133,6 +135,7 @@ class UcxTransport final : public Transport {
   std::string last_error_;   // written by the caller's thread only
   std::string fatal_error_;  // an endpoint failure, copied to last_error_ by poll()
   int rank_ = -1;
+  int event_fd_ = -1;  // the worker's (TransportOptions::wakeup), owned by the worker
   bool connected_ = false;
   bool fatal_ = false;
 

@@ -38,7 +38,7 @@ UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
 
   ucp_params_t p{};
   p.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
-  p.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA;
+  p.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | (opts_.wakeup ? UCP_FEATURE_WAKEUP : 0);
   p.mt_workers_shared = 0;  // one worker per context
   context_ = init_context(p, config, settings_text(selection_));
 
@@ -47,6 +47,10 @@ UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   wp.thread_mode = UCS_THREAD_MODE_SERIALIZED;
   worker_ = create_worker(context_.get(), wp);
+  if (opts_.wakeup) {
+    // The worker's event descriptor: readable once armed (wait_event()) and traffic arrives.
+    check(ucp_worker_get_efd(worker_.get(), &event_fd_), "ucp_worker_get_efd", "wakeup");
+  }
 }
 
 UcxTransport::~UcxTransport() {

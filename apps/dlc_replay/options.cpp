@@ -17,6 +17,7 @@ void validate(Options& o, const std::string& mode, const std::string& op, const 
   r.idle = idle == "spin"    ? IdlePolicy::spin
            : idle == "yield" ? IdlePolicy::yield
            : idle == "sleep" ? IdlePolicy::sleep
+           : idle == "block" ? IdlePolicy::block
                              : IdlePolicy::automatic;
   if (r.plan.time_scale < 0) throw Error("--time-scale: must be 0 or more");
   if (r.timeout_s < 1) throw Error("--timeout: at least 1 second");
@@ -91,10 +92,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "or lossy fabrics)")
       ->capture_default_str();
   app.add_option("--idle", idle,
-                 "when idle: spin, yield the CPU, sleep in 50 us naps (emulated guests), or auto "
-                 "(yield when more "
-                 "ranks than cores, or as many, share the host)")
-      ->check(CLI::IsMember({"auto", "spin", "yield", "sleep"}))
+                 "when idle: spin, yield the CPU, sleep in 50 us naps (emulated guests), block "
+                 "on the transport's events until just before the next post (UCX; else yield), "
+                 "or auto (yield when more ranks than cores, or as many, share the host; "
+                 "else spin)")
+      ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");
   app.add_option("--fault-rank", r.fault_rank)->group("");    // tests: kill this rank...
@@ -109,7 +111,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   try {
     if (!part_text.empty()) {
       r.part_limit = parse_size(part_text, "--part-bytes");
-      if (r.part_limit == 0) throw Error("--part-bytes: at least 1 byte");
+      // At least 4: a message (up to 4 GiB) then has at most 2^30 parts (kMaxParts).
+      if (r.part_limit < 4) throw Error("--part-bytes: at least 4 bytes");
     }
     if (r.transport.send_depth == 0) throw Error("-t: at least 1");
     validate(o, mode, op, idle, rank, world);

@@ -86,16 +86,19 @@ std::vector<ClockModel> clock_models(const std::vector<HostIdentity>& hosts,
   return m;
 }
 
-Idle idle_policy(IdlePolicy p, const std::vector<HostIdentity>& hosts, int rank) {
+Idle idle_policy(IdlePolicy p, const std::vector<HostIdentity>& hosts, int rank,
+                 const Transport& t) {
   if (p == IdlePolicy::spin) return Idle::spin;
   if (p == IdlePolicy::yield) return Idle::yield;
   if (p == IdlePolicy::sleep) return Idle::sleep;
+  if (p == IdlePolicy::block) return t.can_wait_event() ? Idle::block : Idle::yield;
   const auto local = std::count_if(hosts.begin(), hosts.end(), [&](const HostIdentity& h) {
     return h.boot_id == hosts[static_cast<size_t>(rank)].boot_id;
   });
   // As many spinning ranks as CPUs already starve the kernel's own work (Soft-RoCE does its
   // protocol processing in kernel threads): yield then too. Yielding costs a system call when
-  // nothing else wants the CPU.
+  // nothing else wants the CPU. (Blocking on events used half the CPU time but posted later on
+  // this project's 2-CPU virtual machine, whose wake-ups are slow: docs/replay.md, Fidelity.)
   return local >= static_cast<long>(std::max(1u, std::thread::hardware_concurrency())) ? Idle::yield
                                                                                        : Idle::spin;
 }
@@ -144,6 +147,8 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
   topts.connect_timeout_ms = o.timeout_s * 1000;
+  // Only when asked for: UCX's wake-up feature may narrow the lanes it picks.
+  topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
 
@@ -160,7 +165,7 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   t.connect(boot, plan.peers);
 
   const std::vector<HostIdentity> hosts = exchange_identities(boot);
-  const Idle idle = idle_policy(o.idle, hosts, o.rank);
+  const Idle idle = idle_policy(o.idle, hosts, o.rank, t);
   const auto before = measure_offsets(t, boot, region, o.clock_samples, timeout, idle);
 
   std::unique_ptr<RecordWriter> records;

@@ -10,7 +10,7 @@
 
 namespace dlcnet::replay {
 
-enum class IdlePolicy { automatic, spin, yield, sleep };
+enum class IdlePolicy { automatic, spin, yield, sleep, block };
 
 struct RunOptions {
   std::vector<std::string> inputs;  // job directory or files

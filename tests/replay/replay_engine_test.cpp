@@ -24,7 +24,12 @@ struct Case {
   Transfer transfer;
   uint64_t part_bytes;
   uint32_t iterations;
+  Idle idle = Idle::yield;  // yield: three spinning threads on a small machine
 };
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 trace::Job small_job() {
   trace::SynthConfig c;
@@ -64,6 +69,7 @@ std::vector<RankOutcome> replay(const trace::Job& job, const Case& c) {
         std::vector<uint8_t> buf(me.plan.region_bytes);  // outlives the transport
         TransportOptions t;
         t.ucx_tls = c.tls;
+        t.wakeup = c.idle == Idle::block;
         auto tr = make_ucx_transport(t);
         const RegionId region = tr->register_memory(buf.data(), buf.size());
         tr->connect(boot, me.plan.peers);
@@ -72,7 +78,7 @@ std::vector<RankOutcome> replay(const trace::Job& job, const Case& c) {
         ec.mode = c.mode;
         ec.transfer = c.transfer;
         ec.progress_timeout = std::chrono::seconds(20);
-        ec.idle = Idle::yield;  // three spinning threads on a small machine
+        ec.idle = c.idle;
         Engine engine(me.plan, *tr, boot, region, ec);
         engine.prepare();
         boot.barrier();
@@ -126,12 +132,18 @@ TEST_P(EngineTest, EveryMessageOnceInDependencyOrder) {
 
 INSTANTIATE_TEST_SUITE_P(
     Replay, EngineTest,
-    ::testing::Values(Case{"dag_tcp", "tcp", Mode::dag, Transfer::send, 1u << 30, 0},
-                      Case{"dag_shm", "sm", Mode::dag, Transfer::send, 1u << 30, 0},
-                      Case{"asap_loop_split", "tcp", Mode::asap, Transfer::send, 300000, 3},
-                      Case{"timed", "tcp", Mode::timed, Transfer::send, 1u << 30, 1},
-                      Case{"write", "tcp", Mode::dag, Transfer::write, 1u << 30, 0},
-                      Case{"write_split_shm", "sm", Mode::asap, Transfer::write, 300000, 0}),
+    ::testing::Values(
+        Case{"dag_tcp", "tcp", Mode::dag, Transfer::send, 1u << 30, 0},
+        Case{"dag_shm", "sm", Mode::dag, Transfer::send, 1u << 30, 0},
+        Case{"asap_loop_split", "tcp", Mode::asap, Transfer::send, 300000, 3},
+        Case{"timed", "tcp", Mode::timed, Transfer::send, 1u << 30, 1},
+        Case{"write", "tcp", Mode::dag, Transfer::write, 1u << 30, 0},
+        Case{"write_split_shm", "sm", Mode::asap, Transfer::write, 300000, 0},
+        // 16 KiB parts: rendezvous parts and a small eager last part, which
+        // completes first; every part's length is still checked against its own.
+        Case{"send_split_small_last_shm", "sm", Mode::asap, Transfer::send, 16384, 0},
+        Case{"dag_block_shm", "sm", Mode::dag, Transfer::send, 1u << 30, 0, Idle::block},
+        Case{"dag_block_tcp", "tcp", Mode::dag, Transfer::send, 1u << 30, 0, Idle::block}),
     [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
 
 }  // namespace

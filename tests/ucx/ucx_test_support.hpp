@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct Fabric {
   std::vector<std::string> message_transports;
   bool detects_dead_peer;  // error mode "peer" possible (not over UCX 1.13 shared memory)
 };
+
+// gtest prints a parameter with this instead of its bytes.
+inline void PrintTo(const Fabric& f, std::ostream* os) {
+  *os << f.name << " (UCX_TLS=" << f.tls << ")";
+}
 
 // tcp, shared memory, and RC verbs (the last one only where /sys/class/infiniband lists one).
 std::vector<Fabric> all_fabrics();
