@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -35,6 +36,12 @@ struct Completion {
 // every peer for write and read (remote keys travel in connect()).
 using RegionId = uint32_t;
 
+// Memory a transport allocated and registered (allocate_memory()).
+struct Allocation {
+  uint8_t* data = nullptr;
+  RegionId region = 0;
+};
+
 struct TransportOptions {
   std::string device;          // -d: RDMA device ("" = first active); for UCX: UCX_NET_DEVICES
   int ib_port = 0;             // -i: port number (0 = first active)
@@ -62,6 +69,11 @@ class Transport {
 
   // ---- set-up: throws Error with device, call, argument and errno/status text ----
   virtual RegionId register_memory(void* addr, size_t length) = 0;
+  // Allocates `length` zeroed, page-aligned bytes and registers them (the same rules as
+  // register_memory()); they live as long as the transport. UCX allocates them itself, in
+  // memory a peer on the same host can map, so a put over shared memory is a copy instead of a
+  // system call (as ucx_perftest's buffers); the default takes them from the heap.
+  virtual Allocation allocate_memory(size_t length);
   // Connects this rank to each rank in `peers` (all ranks call it collectively, each with its
   // own peer list; lists must be symmetric). Exchanges addresses and remote keys through `boot`.
   virtual void connect(Bootstrap& boot, std::span<const int> peers) = 0;
@@ -98,6 +110,13 @@ class Transport {
   virtual void wait_event(int64_t max_ns) noexcept { (void)max_ns; }
 
   virtual const std::string& last_error() const noexcept = 0;
+
+ private:
+  struct FreeDeleter {
+    void operator()(uint8_t* p) const noexcept;
+  };
+  // allocate_memory()'s default: freed after the derived transport deregistered it.
+  std::vector<std::unique_ptr<uint8_t, FreeDeleter>> allocations_;
 };
 
 }  // namespace dlcnet

@@ -31,17 +31,24 @@ class PingPongLatency final : public Pattern {
         Completion c = s.wait_completion("a ping-pong receive");
         if (c.op != Op::recv) continue;  // a signaled send's completion
         s.on_receive_consumed();
-        s.top_up_receives(1);
         return s.in()[size - 1];
       }
     };
-    if (op == Op::send) s.top_up_receives(1);
+    // Two receives stay posted, so each side answers first and posts the next receive while
+    // its message travels: re-posting is never on the round trip's path, and a receive is
+    // always posted before the peer's next message can arrive (no RNR wait on verbs).
+    constexpr uint32_t kRecvDepth = 2;
+    auto refill = [&] {
+      if (op == Op::send) s.top_up_receives(kRecvDepth);
+    };
+    refill();
     if (s.initiator()) {
       // One clock read per iteration: the reply's arrival is the next ping's post time.
       int64_t t0 = now_ns();
       for (uint64_t i = 0; !plan.done(i, t0); ++i) {
         const uint8_t m = marker_for(i);
         ping(m);
+        refill();
         await(m);
         const int64_t t1 = now_ns();
         if (out) out->add(t0, t1, true);
@@ -54,6 +61,7 @@ class PingPongLatency final : public Pattern {
         const uint8_t m = await(marker_for(i));
         ping(m);
         if (m == kStopMarker) break;
+        refill();
       }
     }
     s.drain();

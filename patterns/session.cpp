@@ -24,15 +24,14 @@ PeerSession::PeerSession(Transport& t, Bootstrap& boot, int peer, bool initiator
                          const BenchSpec& spec)
     : t_(t), boot_(boot), peer_(peer), initiator_(initiator), spec_(spec) {
   area_ = (std::max<uint64_t>(spec.max_size(), 1) + kPage - 1) / kPage * kPage;
-  buf_ = static_cast<uint8_t*>(std::aligned_alloc(kPage, 2 * area_));
-  if (!buf_) throw Error("cannot allocate " + std::to_string(2 * area_) + " bytes of buffer");
-  std::memset(buf_, 0, 2 * area_);
-  region_ = t_.register_memory(buf_, 2 * area_);
+  // The transport's own memory (UCX: mapped by UCX, so a same-host peer can write it directly,
+  // as ucx_perftest's), freed with the transport.
+  const Allocation a = t_.allocate_memory(2 * area_);
+  buf_ = a.data;
+  region_ = a.region;
 }
 
-PeerSession::~PeerSession() {
-  std::free(buf_);
-}
+PeerSession::~PeerSession() = default;
 
 void PeerSession::clear() {
   std::memset(buf_, 0, 2 * area_);

@@ -38,6 +38,25 @@ MemHandle map_memory(ucp_context_h context, void* addr, size_t length) {
   return MemHandle(m, MemDeleter{context});
 }
 
+MemHandle allocate_mapped(ucp_context_h context, size_t length) {
+  ucp_mem_map_params_t p{};
+  p.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                 UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+  p.address = nullptr;
+  p.length = length;
+  p.flags = UCP_MEM_MAP_ALLOCATE;
+  ucp_mem_h m = nullptr;
+  check(ucp_mem_map(context, &p, &m), "ucp_mem_map", "ALLOCATE, length=" + std::to_string(length));
+  return MemHandle(m, MemDeleter{context});
+}
+
+void* mapped_address(ucp_mem_h memh) {
+  ucp_mem_attr_t a{};
+  a.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS;
+  check(ucp_mem_query(memh, &a), "ucp_mem_query", "address");
+  return a.address;
+}
+
 Bytes worker_address(ucp_worker_h worker) {
   ucp_address_t* a = nullptr;
   size_t n = 0;

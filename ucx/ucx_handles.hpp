@@ -49,6 +49,9 @@ Config read_config();
 Context init_context(const ucp_params_t& params, const Config& config, const std::string& what);
 Worker create_worker(ucp_context_h context, const ucp_worker_params_t& params);
 MemHandle map_memory(ucp_context_h context, void* addr, size_t length);
+// Memory UCX allocates and maps itself (UCP_MEM_MAP_ALLOCATE; freed by the handle), and where.
+MemHandle allocate_mapped(ucp_context_h context, size_t length);
+void* mapped_address(ucp_mem_h memh);
 // Copies of UCX-owned buffers, released before returning.
 Bytes worker_address(ucp_worker_h worker);
 Bytes pack_rkey(ucp_context_h context, ucp_mem_h memh);

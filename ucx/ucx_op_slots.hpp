@@ -65,13 +65,15 @@ class CompletionRing {
   bool empty() const noexcept { return count_ == 0; }
   void push(const Completion& c) noexcept {
     assert(count_ < buf_.size());
-    buf_[(head_ + count_) % buf_.size()] = c;
+    size_t i = head_ + count_;  // no division on the datapath: i < 2 * size
+    if (i >= buf_.size()) i -= buf_.size();
+    buf_[i] = c;
     ++count_;
   }
   Completion pop() noexcept {
     assert(count_ > 0);
     Completion c = buf_[head_];
-    head_ = (head_ + 1) % buf_.size();
+    if (++head_ == buf_.size()) head_ = 0;
     --count_;
     return c;
   }

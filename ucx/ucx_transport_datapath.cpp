@@ -24,7 +24,7 @@ constexpr std::chrono::microseconds kIdleCheckMax{8000};
 constexpr std::chrono::microseconds kIdleBusy{50};
 constexpr int kIdleProgressCalls = 64;  // per turn, so the caller never waits long for the lock
 
-using Lock = std::lock_guard<std::mutex>;
+using Lock = std::lock_guard<SpinLock>;
 
 ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
   ucp_request_param_t p;
@@ -336,7 +336,7 @@ void UcxTransport::idle_progress_loop() noexcept {
       continue;
     }
     wait = kIdleCheck;
-    std::unique_lock<std::mutex> w(worker_mu_, std::try_to_lock);
+    std::unique_lock<SpinLock> w(worker_mu_, std::try_to_lock);
     if (!w.owns_lock()) continue;  // the caller just came back
     unsigned events = 0;
     for (int i = 0; i < kIdleProgressCalls; ++i) {

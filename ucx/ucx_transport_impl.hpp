@@ -19,6 +19,7 @@
 #include "ucx/ucx_lanes.hpp"
 #include "ucx/ucx_op_slots.hpp"
 #include "ucx/ucx_settings.hpp"
+#include "ucx/ucx_spin_lock.hpp"
 
 namespace dlcnet::ucx {
 
@@ -71,6 +72,7 @@ class UcxTransport final : public Transport {
   uint64_t max_message_size() const noexcept override;
 
   RegionId register_memory(void* addr, size_t length) override;
+  Allocation allocate_memory(size_t length) override;
   void connect(Bootstrap& boot, std::span<const int> peers) override;
 
   Status post_send(int peer, RegionId region, size_t offset, size_t length, uint64_t wr_id,
@@ -93,6 +95,8 @@ class UcxTransport final : public Transport {
   static void on_peer_error(void* arg, ucp_ep_h ep, ucs_status_t status) noexcept;
 
  private:
+  void refuse_after_connect(const char* call) const;
+
   // connect() steps (ucx_transport_connect.cpp).
   void check_peer_list(std::span<const int> peers) const;
   void create_endpoint(Peer& p, const Bytes& address);
@@ -143,7 +147,7 @@ class UcxTransport final : public Transport {
   // and the idle-progress thread (the worker is created UCS_THREAD_MODE_SERIALIZED). UCX
   // callbacks only run inside such calls, so slots_, ring_ and the peers' credits are guarded
   // by it too.
-  std::mutex worker_mu_;
+  SpinLock worker_mu_;
   std::atomic<uint64_t> calls_{0};  // datapath calls so far: the idle thread's "caller is here"
   std::mutex idle_mu_;
   std::condition_variable idle_cv_;

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include "core/error.hpp"
@@ -92,10 +93,7 @@ void UcxTransport::shutdown() noexcept {
 }
 
 RegionId UcxTransport::register_memory(void* addr, size_t length) {
-  if (connected_)
-    throw Error(
-        "ucx: register_memory() after connect(): register every region first, remote "
-        "keys are exchanged in connect()");
+  refuse_after_connect("register_memory");
   if (addr == nullptr || length == 0)
     throw Error("ucx: register_memory(address=" + hex(addr) + ", length=" + std::to_string(length) +
                 "): empty region");
@@ -106,6 +104,26 @@ RegionId UcxTransport::register_memory(void* addr, size_t length) {
   r.packed_rkey = pack_rkey(context_.get(), r.memh.get());
   regions_.push_back(std::move(r));
   return static_cast<RegionId>(regions_.size() - 1);
+}
+
+Allocation UcxTransport::allocate_memory(size_t length) {
+  refuse_after_connect("allocate_memory");
+  if (length == 0) throw Error("ucx: allocate_memory(length=0): empty region");
+  LocalRegion r;
+  r.memh = allocate_mapped(context_.get(), length);
+  r.base = static_cast<uint8_t*>(mapped_address(r.memh.get()));
+  r.length = length;
+  std::memset(r.base, 0, length);
+  r.packed_rkey = pack_rkey(context_.get(), r.memh.get());
+  regions_.push_back(std::move(r));
+  return {regions_.back().base, static_cast<RegionId>(regions_.size() - 1)};
+}
+
+void UcxTransport::refuse_after_connect(const char* call) const {
+  if (connected_)
+    throw Error(std::string("ucx: ") + call +
+                "() after connect(): register every region first, remote keys are exchanged in "
+                "connect()");
 }
 
 uint64_t UcxTransport::max_message_size() const noexcept {

@@ -25,20 +25,6 @@ namespace dlcnet::replay {
 namespace {
 
 constexpr uint64_t kMaxPart = uint64_t{1} << 30;  // lengths travel as 32-bit in verbs
-constexpr size_t kPage = 4096;
-
-struct Buffer {
-  explicit Buffer(size_t bytes) : size((bytes + kPage - 1) / kPage * kPage) {
-    data = static_cast<uint8_t*>(std::aligned_alloc(kPage, size));
-    if (!data) throw Error("cannot allocate the " + std::to_string(size) + "-byte buffer");
-    std::fill(data, data + size, uint8_t{0});
-  }
-  ~Buffer() { std::free(data); }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  size_t size;
-  uint8_t* data;
-};
 
 // Every rank must replay the same job with the same options, or channels would mismatch.
 // Returns the part size every rank can carry.
@@ -141,9 +127,6 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   TcpBootstrap boot(bc);
   boot.join();
 
-  // Declared before the transport so that it outlives it: tearing a transport down progresses
-  // it, and a message still arriving must not land in freed memory.
-  std::unique_ptr<Buffer> buf;
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
   topts.connect_timeout_ms = o.timeout_s * 1000;
@@ -160,8 +143,8 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   popts.part_bytes = agree(boot, plan_fingerprint(job, map, popts, copies), part);
   const RankPlan plan = build_rank_plan(job, map, o.rank, popts, copies);
 
-  buf = std::make_unique<Buffer>(plan.region_bytes);
-  const RegionId region = t.register_memory(buf->data, buf->size);
+  // The transport's own memory, freed with it after its teardown progressed the last messages.
+  const RegionId region = t.allocate_memory(std::max<uint64_t>(plan.region_bytes, 1)).region;
   t.connect(boot, plan.peers);
 
   const std::vector<HostIdentity> hosts = exchange_identities(boot);
