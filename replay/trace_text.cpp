@@ -103,29 +103,6 @@ bool LineReader::next(std::string_view& line, bool* had_newline) {
   }
 }
 
-uint64_t count_lines(const std::string& path) {
-  const int fd = open_for_reading(path);
-  std::vector<char> buf(1 << 20);
-  uint64_t lines = 0;
-  for (;;) {
-    const ssize_t n = ::read(fd, buf.data(), buf.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ::close(fd);
-      throw_errno("cannot read " + path);
-    }
-    if (n == 0) break;
-    const char* p = buf.data();
-    const char* e = p + n;
-    while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(e - p))))) {
-      ++lines;
-      ++p;
-    }
-  }
-  ::close(fd);
-  return lines;
-}
-
 void prefault(void* p, size_t bytes) noexcept {
 #ifdef MADV_POPULATE_WRITE
   const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));

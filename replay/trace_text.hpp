@@ -47,9 +47,6 @@ class LineReader {
   uint64_t read_ = 0;  // bytes read from the file
 };
 
-// Counts '\n' in a file with one buffered pass (memchr): lets the reader reserve exactly.
-uint64_t count_lines(const std::string& path);
-
 inline bool is_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\r';
 }
