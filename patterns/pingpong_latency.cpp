@@ -13,9 +13,12 @@ class PingPongLatency final : public Pattern {
     const Op op = s.spec().op;
     const uint32_t signal_every = std::max<uint32_t>(1, s.spec().tx_depth / 2);
     uint64_t sent = 0;
+    uint32_t until_signal = signal_every;  // a countdown, not a division per ping
     auto ping = [&](uint8_t marker) {
       s.out()[size - 1] = marker;
-      const bool signaled = ++sent % signal_every == 0;
+      ++sent;
+      const bool signaled = --until_signal == 0;
+      if (signaled) until_signal = signal_every;
       Transport& t = s.transport();
       s.post(to_string(op), [&] {
         return op == Op::write

@@ -52,12 +52,14 @@ class PeerSession {
   // wait_completion(); a failed post or completion throws.
   template <class Post>
   void post(const char* op, Post&& post) {
+    Status st = post();
+    if (st == Status::ok) return;  // the usual case: no clock read on the datapath
     const int64_t since = now_ns();
     for (uint32_t spins = 0;; ++spins) {
-      const Status st = post();
-      if (st == Status::ok) return;
       check(st, op);
       wait_for_credit(op, since, spins);
+      st = post();
+      if (st == Status::ok) return;
     }
   }
   // Keeps `depth` receives of the maximum size posted into the in area.

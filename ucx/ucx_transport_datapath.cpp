@@ -24,8 +24,6 @@ constexpr std::chrono::microseconds kIdleCheckMax{8000};
 constexpr std::chrono::microseconds kIdleBusy{50};
 constexpr int kIdleProgressCalls = 64;  // per turn, so the caller never waits long for the lock
 
-using Lock = std::lock_guard<SpinLock>;
-
 ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
   ucp_request_param_t p;
   p.op_attr_mask = kCallbackAttrs;
@@ -162,7 +160,7 @@ void UcxTransport::on_peer_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status
 
 Status UcxTransport::post_send(int peer, RegionId region, size_t offset, size_t length,
                                uint64_t wr_id, bool signaled) noexcept {
-  Lock lock(worker_mu_);
+  CallerTurn turn(gate_);
   note_call();
   Peer* p = usable_peer(peer, "ucp_tag_send_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_tag_send_nbx") : nullptr;
@@ -178,7 +176,7 @@ Status UcxTransport::post_send(int peer, RegionId region, size_t offset, size_t 
 
 Status UcxTransport::post_recv(int peer, RegionId region, size_t offset, size_t length,
                                uint64_t wr_id) noexcept {
-  Lock lock(worker_mu_);
+  CallerTurn turn(gate_);
   note_call();
   Peer* p = usable_peer(peer, "ucp_tag_recv_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_tag_recv_nbx") : nullptr;
@@ -199,7 +197,7 @@ Status UcxTransport::post_recv(int peer, RegionId region, size_t offset, size_t 
 
 Status UcxTransport::post_write(int peer, RegionId region, size_t offset, size_t length,
                                 size_t remote_offset, uint64_t wr_id, bool signaled) noexcept {
-  Lock lock(worker_mu_);
+  CallerTurn turn(gate_);
   note_call();
   Peer* p = usable_peer(peer, "ucp_put_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_put_nbx") : nullptr;
@@ -232,7 +230,7 @@ Status UcxTransport::post_write(int peer, RegionId region, size_t offset, size_t
 
 Status UcxTransport::post_read(int peer, RegionId region, size_t offset, size_t length,
                                size_t remote_offset, uint64_t wr_id, bool signaled) noexcept {
-  Lock lock(worker_mu_);
+  CallerTurn turn(gate_);
   note_call();
   Peer* p = usable_peer(peer, "ucp_get_nbx");
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_get_nbx") : nullptr;
@@ -251,7 +249,7 @@ Status UcxTransport::post_read(int peer, RegionId region, size_t offset, size_t 
 
 int UcxTransport::poll(std::span<Completion> out) noexcept {
   if (!worker_) return 0;
-  Lock lock(worker_mu_);
+  CallerTurn turn(gate_);
   note_call();
   ucp_worker_progress(worker_.get());
   int n = 0;
@@ -270,11 +268,11 @@ int UcxTransport::poll(std::span<Completion> out) noexcept {
 // Armed, the worker's descriptor becomes readable on the next event; ucp_worker_arm() answers
 // BUSY while events are pending, which progress serves. An event need not end in a completion
 // (a wire-up message, a rendezvous step, a stale signal), so the wait goes on, progressing and
-// re-arming, until one is waiting or the time is up. The worker lock is held throughout so
-// that the idle-progress thread cannot take the completion (and its time stamp) away.
+// re-arming, until one is waiting or the time is up. The caller keeps its turn at the worker
+// throughout, so that the idle-progress thread cannot take the completion (and its time stamp).
 void UcxTransport::wait_event(int64_t max_ns) noexcept {
   if (event_fd_ < 0 || !worker_ || max_ns <= 0) return;
-  Lock lock(worker_mu_);
+  CallerTurn turn(gate_);
   note_call();
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -336,14 +334,14 @@ void UcxTransport::idle_progress_loop() noexcept {
       continue;
     }
     wait = kIdleCheck;
-    std::unique_lock<SpinLock> w(worker_mu_, std::try_to_lock);
-    if (!w.owns_lock()) continue;  // the caller just came back
+    if (!gate_.idle_try_enter()) continue;  // the caller just came back
     unsigned events = 0;
     for (int i = 0; i < kIdleProgressCalls; ++i) {
       const unsigned e = ucp_worker_progress(worker_.get());
       if (e == 0) break;
       events += e;
     }
+    gate_.idle_leave();
     if (events > 0) wait = kIdleBusy;
   }
 }

@@ -19,7 +19,7 @@
 #include "ucx/ucx_lanes.hpp"
 #include "ucx/ucx_op_slots.hpp"
 #include "ucx/ucx_settings.hpp"
-#include "ucx/ucx_spin_lock.hpp"
+#include "ucx/ucx_worker_gate.hpp"
 
 namespace dlcnet::ucx {
 
@@ -113,7 +113,7 @@ class UcxTransport final : public Transport {
   void finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept;
   void release_credit(Peer& p, Op op) noexcept;
   void set_error(const char* call, int peer, const char* what) noexcept;
-  void note_call() noexcept {  // under worker_mu_
+  void note_call() noexcept {  // in the caller's turn (gate_)
     calls_.store(calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
   void shutdown() noexcept;
@@ -146,8 +146,8 @@ class UcxTransport final : public Transport {
   // Serializes every use of the worker once connect() returned: the caller's datapath calls
   // and the idle-progress thread (the worker is created UCS_THREAD_MODE_SERIALIZED). UCX
   // callbacks only run inside such calls, so slots_, ring_ and the peers' credits are guarded
-  // by it too.
-  SpinLock worker_mu_;
+  // by it too. See ucx_worker_gate.hpp.
+  WorkerGate gate_;
   std::atomic<uint64_t> calls_{0};  // datapath calls so far: the idle thread's "caller is here"
   std::mutex idle_mu_;
   std::condition_variable idle_cv_;

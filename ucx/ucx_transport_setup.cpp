@@ -43,7 +43,7 @@ UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
   p.mt_workers_shared = 0;  // one worker per context
   context_ = init_context(p, config, settings_text(selection_));
 
-  // Serialized: the caller's thread and the idle-progress thread take turns (worker_mu_).
+  // Serialized: the caller's thread and the idle-progress thread take turns (gate_).
   ucp_worker_params_t wp{};
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   wp.thread_mode = UCS_THREAD_MODE_SERIALIZED;
