@@ -78,7 +78,8 @@ class Transport {
   // own peer list; lists must be symmetric). Exchanges addresses and remote keys through `boot`.
   virtual void connect(Bootstrap& boot, std::span<const int> peers) = 0;
 
-  // ---- datapath: never throws ----
+  // ---- datapath: never throws; one calling thread at a time (a transport may progress on a
+  // thread of its own, see ucx/ucx_worker_gate.hpp, but it is not for concurrent callers) ----
   // Unsignaled operations produce no Completion; the caller signals at least one in every
   // send_depth/2 consecutive operations to a peer (and the last one of a burst).
   virtual Status post_send(int peer, RegionId region, size_t offset, size_t length, uint64_t wr_id,
