@@ -81,8 +81,8 @@ void Engine::prepare() {
 
 EngineResult Engine::run(int64_t start_ns) {
   res_.start_ns = start_ns;
-  // Timed waits end when asked, not up to 50 us later (the default timer slack).
-  if (cfg_.idle == Idle::block || cfg_.idle == Idle::sleep) prctl(PR_SET_TIMERSLACK, 1UL);
+  // Block's timed waits end when asked, not up to 50 us later (the default timer slack).
+  if (cfg_.idle == Idle::block) prctl(PR_SET_TIMERSLACK, 1UL);
   last_progress_ = last_flush_ = last_check_ = last_activity_ = start_ns;
   try {
     const bool timed = cfg_.mode == Mode::timed;

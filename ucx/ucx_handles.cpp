@@ -29,24 +29,15 @@ Worker create_worker(ucp_context_h context, const ucp_worker_params_t& params) {
 
 MemHandle map_memory(ucp_context_h context, void* addr, size_t length) {
   ucp_mem_map_params_t p{};
-  p.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
-  p.address = addr;
-  p.length = length;
-  ucp_mem_h m = nullptr;
-  check(ucp_mem_map(context, &p, &m), "ucp_mem_map",
-        "address=" + hex(addr) + ", length=" + std::to_string(length));
-  return MemHandle(m, MemDeleter{context});
-}
-
-MemHandle allocate_mapped(ucp_context_h context, size_t length) {
-  ucp_mem_map_params_t p{};
   p.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
                  UCP_MEM_MAP_PARAM_FIELD_FLAGS;
-  p.address = nullptr;
+  p.address = addr;
   p.length = length;
-  p.flags = UCP_MEM_MAP_ALLOCATE;
+  p.flags = addr == nullptr ? UCP_MEM_MAP_ALLOCATE : 0;
   ucp_mem_h m = nullptr;
-  check(ucp_mem_map(context, &p, &m), "ucp_mem_map", "ALLOCATE, length=" + std::to_string(length));
+  check(ucp_mem_map(context, &p, &m), "ucp_mem_map",
+        (addr == nullptr ? std::string("ALLOCATE") : "address=" + hex(addr)) +
+            ", length=" + std::to_string(length));
   return MemHandle(m, MemDeleter{context});
 }
 

@@ -48,9 +48,9 @@ Config read_config();
 // `what` names the settings in the error message (e.g. "UCX_TLS=tcp, UCX_NET_DEVICES=all").
 Context init_context(const ucp_params_t& params, const Config& config, const std::string& what);
 Worker create_worker(ucp_context_h context, const ucp_worker_params_t& params);
+// addr == nullptr: UCX allocates the memory itself (UCP_MEM_MAP_ALLOCATE; freed with the
+// handle), and mapped_address() says where.
 MemHandle map_memory(ucp_context_h context, void* addr, size_t length);
-// Memory UCX allocates and maps itself (UCP_MEM_MAP_ALLOCATE; freed by the handle), and where.
-MemHandle allocate_mapped(ucp_context_h context, size_t length);
 void* mapped_address(ucp_mem_h memh);
 // Copies of UCX-owned buffers, released before returning.
 Bytes worker_address(ucp_worker_h worker);

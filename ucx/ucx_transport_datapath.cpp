@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/clock.hpp"
 #include "ucx/ucx_transport_impl.hpp"
 
 namespace dlcnet::ucx {
@@ -22,7 +23,7 @@ constexpr uint32_t kCallbackAttrs =
 constexpr std::chrono::microseconds kIdleCheck{1000};
 constexpr std::chrono::microseconds kIdleCheckMax{8000};
 constexpr std::chrono::microseconds kIdleBusy{50};
-constexpr int kIdleProgressCalls = 64;  // per turn, so the caller never waits long for the lock
+constexpr int kIdleProgressCalls = 64;  // per turn, so the caller never waits long for its turn
 
 ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
   ucp_request_param_t p;
@@ -274,9 +275,7 @@ void UcxTransport::wait_event(int64_t max_ns) noexcept {
   if (event_fd_ < 0 || !worker_ || max_ns <= 0) return;
   CallerTurn turn(gate_);
   note_call();
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  const int64_t deadline = now.tv_sec * 1'000'000'000 + now.tv_nsec + max_ns;
+  const int64_t deadline = now_ns() + max_ns;
   for (;;) {
     while (ucp_worker_progress(worker_.get()) != 0) {
     }
@@ -287,8 +286,7 @@ void UcxTransport::wait_event(int64_t max_ns) noexcept {
       set_error("ucp_worker_arm", -1, ucs_status_string(st));
       return;
     }
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    const int64_t left = deadline - (now.tv_sec * 1'000'000'000 + now.tv_nsec);
+    const int64_t left = deadline - now_ns();
     if (left <= 0) return;
     pollfd pfd{event_fd_, POLLIN, 0};
     const timespec ts{static_cast<time_t>(left / 1'000'000'000),

@@ -110,7 +110,7 @@ Allocation UcxTransport::allocate_memory(size_t length) {
   refuse_after_connect("allocate_memory");
   if (length == 0) throw Error("ucx: allocate_memory(length=0): empty region");
   LocalRegion r;
-  r.memh = allocate_mapped(context_.get(), length);
+  r.memh = map_memory(context_.get(), nullptr, length);
   r.base = static_cast<uint8_t*>(mapped_address(r.memh.get()));
   r.length = length;
   std::memset(r.base, 0, length);
