@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "replay/trace_pages.hpp"
+
 namespace dlcnet::trace {
 namespace {
 
@@ -68,6 +70,9 @@ std::vector<uint32_t> ChannelTable::build_index(std::span<Record> records, bool 
     c.begin = total;
     total += c.count;
   }
+  index_.clear();
+  index_.reserve(total);
+  prefault(index_.data(), index_.capacity() * sizeof(uint32_t));
   index_.assign(total, kNone);
   std::vector<uint32_t> fill(channels_.size());
   for (uint32_t i = 0; i < records.size(); ++i) {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "replay/trace_draft.hpp"
-#include "replay/trace_text.hpp"
+#include "replay/trace_pages.hpp"
 
 namespace dlcnet::trace {
 namespace {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "replay/trace_pages.hpp"
 #include "replay/trace_text.hpp"
 
 namespace dlcnet::trace {
@@ -29,6 +30,7 @@ int64_t last_row_id(const std::string& path, uint64_t file_size);
 
 bool DataFileReader::run() {
   LineReader in(path_);
+  in_ = &in;
   std::string_view line;
   bool had_newline = true;
   ParsedRow row;
@@ -49,6 +51,11 @@ bool DataFileReader::run() {
     if (parse_fast(line, row) || parse_checked(line, row)) commit(row);
     if (!reserved_ && d_.node.records.size() == kSampleRows) {
       reserve(in.consumed(), in.file_size());
+      deps_check_at_ = rows_start_ + (in.file_size() - rows_start_) / 16;
+    } else if (in.consumed() >= deps_check_at_) {
+      deps_check_at_ = UINT64_MAX;
+      const auto& deps = d_.node.deps;
+      if (expected_deps(0) > deps.capacity()) grow_deps(0);
     }
   }
   if (state_ != State::kRows) {
@@ -175,6 +182,27 @@ void DataFileReader::reserve(uint64_t consumed, uint64_t file_size) {
   }
 }
 
+// Dependencies the file will hold at the rate per row seen so far (rows from the records
+// vector, sized from the last row's ID): the early rows of a capture have fewer than the rest,
+// so the first sample's estimate is checked again on a 16th of the file.
+size_t DataFileReader::expected_deps(size_t extra) const {
+  const auto& deps = d_.node.deps;
+  const auto& recs = d_.node.records;
+  const double per_row = static_cast<double>(deps.size() + extra) /
+                         static_cast<double>(std::max<size_t>(recs.size(), 1));
+  const size_t rows_left = recs.capacity() > recs.size() ? recs.capacity() - recs.size() : 0;
+  return deps.size() + extra +
+         static_cast<size_t>(static_cast<double>(rows_left) * per_row * 1.01) + 64;
+}
+
+// Sizes the vector once more instead of doubling it (a copy of the whole vector, another when
+// it is trimmed, and up to twice the memory).
+void DataFileReader::grow_deps(size_t extra) {
+  auto& deps = d_.node.deps;
+  deps.reserve(std::max(expected_deps(extra), deps.capacity() + deps.capacity() / 64));
+  prefault(deps.data() + deps.size(), (deps.capacity() - deps.size()) * sizeof(uint32_t));
+}
+
 uint32_t DataFileReader::resolve_now(const Record& rec, const RawRef& ref, uint32_t ch) {
   if (ch == kNone || ch >= rings_.size()) return kNone;
   const RingSlot& s = rings_[ch][static_cast<uint32_t>(ref.opnum) & 7];
@@ -200,6 +228,7 @@ void DataFileReader::commit(ParsedRow& row) {
     if (ch >= rings_.size()) rings_.resize(ch + 1);
   }
   rec.dep_begin = static_cast<uint32_t>(deps.size());
+  if (deps.size() + row.nrefs > deps.capacity()) grow_deps(row.nrefs);
   for (size_t k = 0; k < row.nrefs; ++k) {
     const RawRef& ref = row.refs[k];
     const uint32_t t = resolve_now(

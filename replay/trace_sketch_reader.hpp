@@ -14,6 +14,7 @@
 
 #include "replay/trace_draft.hpp"
 #include "replay/trace_sketch_header.hpp"
+#include "replay/trace_text.hpp"
 
 namespace dlcnet::trace {
 
@@ -52,6 +53,8 @@ class DataFileReader {
   void start_rows();
   void reserve(uint64_t consumed, uint64_t file_size);
   void commit(ParsedRow& row);
+  size_t expected_deps(size_t extra) const;
+  void grow_deps(size_t extra);
   // The record a dependency names, if it is among the last opnums of channel `ch`.
   uint32_t resolve_now(const Record& rec, const RawRef& ref, uint32_t ch);
   // IDs count up and time stamps do not go back, or a warning.
@@ -100,6 +103,8 @@ class DataFileReader {
   bool sec_known_ = false;
   uint64_t rows_start_ = 0;  // bytes before the first row
   bool reserved_ = false;
+  const LineReader* in_ = nullptr;  // while run() reads the file
+  uint64_t deps_check_at_ = UINT64_MAX;
 };
 
 }  // namespace dlcnet::trace

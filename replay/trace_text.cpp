@@ -1,7 +1,6 @@
 #include "replay/trace_text.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -101,18 +100,6 @@ bool LineReader::next(std::string_view& line, bool* had_newline) {
     }
     scanned = begin_ + pending;  // refill moved the pending bytes to the front
   }
-}
-
-void prefault(void* p, size_t bytes) noexcept {
-#ifdef MADV_POPULATE_WRITE
-  const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto begin = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
-  const auto end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(page - 1);
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
 }
 
 std::string excerpt(std::string_view s, size_t max) {

@@ -100,11 +100,6 @@ inline bool take_int(std::string_view& s, T& out) noexcept {
   return true;
 }
 
-// Maps the pages of [p, p + bytes) now, in one call, instead of one page fault per 4 KiB as a
-// vector fills (a 10-million-record model is 600 MB: 150 000 faults). Advice only: ignored
-// where the kernel lacks MADV_POPULATE_WRITE (before Linux 5.14).
-void prefault(void* p, size_t bytes) noexcept;
-
 // Shortens text for a diagnostic: "found 'xyz...'".
 std::string excerpt(std::string_view s, size_t max = 40);
 

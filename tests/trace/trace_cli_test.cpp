@@ -100,5 +100,26 @@ TEST(Cli, BenchLoadPrintsJson) {
   EXPECT_GT(j["model_bytes_per_record"].get<double>(), 48);
 }
 
+// A job big enough for the reader to size its vectors from a sample of rows, with fewer
+// dependencies per row at the start (the first iteration) than later: the model stays under the
+// issue's 64 bytes per record, and the dependency vector is not left doubled.
+TEST(Cli, BenchLoadHoldsUnder64BytesPerRecord) {
+  test::TempDir dir;
+  const std::string job = dir / "job";
+  CliRun r = run("synth -o " + job + " -m resnet50 -w 2 -s 2 --records 200000 --seed 5 " +
+                 "--no-scheduler-files");
+  ASSERT_EQ(r.exit, 0) << r.output;
+  r = run("bench-load " + job);
+  ASSERT_EQ(r.exit, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_GE(j["records"].get<uint64_t>(), 200000u);
+  EXPECT_LT(j["model_bytes_per_record"].get<double>(), 64);
+  const auto& m = j["model_breakdown"];
+  const auto deps = m["dependencies"].get<double>();
+  EXPECT_GT(deps, 0);
+  EXPECT_LE(m["dependencies_capacity"].get<double>(), deps * 1.04);
+  EXPECT_LE(m["records_capacity"].get<double>(), j["records"].get<double>() * 1.01);
+}
+
 }  // namespace
 }  // namespace dlcnet::trace
