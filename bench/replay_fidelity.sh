@@ -16,7 +16,9 @@ Replays JOB (default examples/lenet5-2w1s, LeNet-5, 2 workers and 1 server) N ti
 (default 5) with `dlc-replay --spawn --transport ucx --ucx-tls TLS` (default sm: UCX shared
 memory, the issue's reference setting), looping it to --iterations (default 20) so each run
 has a few thousand messages. Reported per run: the scheduling error's p50, p99 and max over
-all ranks, and the median over runs of each. Target (issue 5): p99 under 20 us.
+all ranks, and the median over runs of each. Target (issue 5): p99 under 20 us. Before the
+runs, bench/stall_probe.c measures the machine's floor: how late a thread that does nothing
+but spin runs at random instants (p99), with one thread and with one per CPU.
 EOF
 }
 
@@ -47,6 +49,11 @@ if [ ! -x "$bin" ]; then
 fi
 
 work="$(mktemp -d /tmp/replay-fidelity.XXXXXX)"
+# The machine's own floor (bench/stall_probe.c): how late a spinning thread runs at random
+# instants, with one thread and with one per CPU, measured right before the replays.
+cc -O2 -pthread -o "$work/stall_probe" "$here/stall_probe.c"
+"$work/stall_probe" 3 1 >"$work/floor1.json"
+"$work/stall_probe" 3 "$(nproc)" >"$work/floorN.json"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq 1 "$runs"); do
   echo "replay_fidelity: run $i of $runs" >&2
@@ -85,6 +92,10 @@ res = {
     "median_over_runs": med,
     "target_p99_s": target,
     "meets_target": med["p99_s"] < target,
+    # Lateness of a spinning thread at random instants on this machine, no replay running:
+    # no engine with one thread per rank can post with a lower p99 than this.
+    "machine_floor": {"one_thread": json.load(open(f"{work}/floor1.json")),
+                      "one_thread_per_cpu": json.load(open(f"{work}/floorN.json"))},
 }
 json.dump(res, open(out, "w"), indent=2)
 print(f"{'run':>4} {'p50[us]':>9} {'p99[us]':>9} {'max[us]':>9}")
@@ -92,5 +103,9 @@ for i, r in enumerate(per_run, 1):
     print(f"{i:>4} {r['p50_s']*1e6:9.2f} {r['p99_s']*1e6:9.2f} {r['max_s']*1e6:9.2f}")
 print(f"median {med['p50_s']*1e6:7.2f} {med['p99_s']*1e6:9.2f} {med['max_s']*1e6:9.2f}"
       f"  (target p99 < 20 us: {'met' if res['meets_target'] else 'NOT met'})")
+f1, fn = res["machine_floor"]["one_thread"], res["machine_floor"]["one_thread_per_cpu"]
+print(f"machine floor (bench/stall_probe.c): a spinning thread is late by > "
+      f"{f1['lateness_p99_s']*1e6:.1f} us at 1 % of instants ({fn['threads']} threads: "
+      f"{fn['lateness_p99_s']*1e6:.1f} us); {f1['gaps_over_20us_per_s']:.0f} stalls > 20 us a second")
 EOF
 rm -rf "$work"
