@@ -29,7 +29,7 @@ struct probe {
   uint64_t threshold_ns;
   uint64_t run_ns;
   uint64_t n_gaps;
-  uint64_t *gaps; /* MAX_GAPS entries */
+  uint64_t* gaps; /* MAX_GAPS entries */
 };
 
 static uint64_t mono_ns(void) {
@@ -38,8 +38,8 @@ static uint64_t mono_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void *spin(void *arg) {
-  struct probe *p = arg;
+static void* spin(void* arg) {
+  struct probe* p = arg;
   const uint64_t start = mono_ns();
   const uint64_t end = start + (uint64_t)(p->seconds * 1e9);
   uint64_t prev = start;
@@ -54,7 +54,7 @@ static void *spin(void *arg) {
 }
 
 /* Lateness x with sum(max(0, g - x)) = q * run: bisection over [0, longest gap]. */
-static double lateness_quantile(const struct probe *ps, int n, double q) {
+static double lateness_quantile(const struct probe* ps, int n, double q) {
   double total = 0, hi = 0;
   for (int i = 0; i < n; ++i) {
     total += (double)ps[i].run_ns;
@@ -68,12 +68,15 @@ static double lateness_quantile(const struct probe *ps, int n, double q) {
     for (int i = 0; i < n; ++i)
       for (uint64_t k = 0; k < ps[i].n_gaps; ++k)
         if ((double)ps[i].gaps[k] > x) tail += (double)ps[i].gaps[k] - x;
-    if (tail / total > q) lo = x; else hi = x;
+    if (tail / total > q)
+      lo = x;
+    else
+      hi = x;
   }
   return hi;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   const double seconds = argc > 1 ? atof(argv[1]) : 3.0;
   long threads = argc > 2 ? atol(argv[2]) : sysconf(_SC_NPROCESSORS_ONLN);
   const uint64_t threshold = argc > 3 ? strtoull(argv[3], NULL, 10) : 5000;
@@ -81,8 +84,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: stall_probe [SECONDS>0] [THREADS 1..256] [THRESHOLD_NS]\n");
     return 2;
   }
-  struct probe *ps = calloc((size_t)threads, sizeof *ps);
-  pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+  struct probe* ps = calloc((size_t)threads, sizeof *ps);
+  pthread_t* tid = calloc((size_t)threads, sizeof *tid);
   if (ps == NULL || tid == NULL) return 1;
   for (long i = 0; i < threads; ++i) {
     ps[i].seconds = seconds;
@@ -105,10 +108,11 @@ int main(int argc, char **argv) {
   }
   const double p99 = lateness_quantile(ps, (int)threads, 0.01);
   const double p999 = lateness_quantile(ps, (int)threads, 0.001);
-  printf("{\"seconds\": %.3f, \"threads\": %ld, \"threshold_ns\": %llu, \"gaps\": %llu, "
-         "\"gaps_over_20us_per_s\": %.1f, \"time_lost_fraction\": %.5f, \"longest_gap_s\": %.9f, "
-         "\"lateness_p99_s\": %.9f, \"lateness_p999_s\": %.9f}\n",
-         run / threads / 1e9, threads, (unsigned long long)threshold, (unsigned long long)gaps,
-         (double)over20 / (run / 1e9), lost / run, (double)longest / 1e9, p99 / 1e9, p999 / 1e9);
+  printf(
+      "{\"seconds\": %.3f, \"threads\": %ld, \"threshold_ns\": %llu, \"gaps\": %llu, "
+      "\"gaps_over_20us_per_s\": %.1f, \"time_lost_fraction\": %.5f, \"longest_gap_s\": %.9f, "
+      "\"lateness_p99_s\": %.9f, \"lateness_p999_s\": %.9f}\n",
+      run / threads / 1e9, threads, (unsigned long long)threshold, (unsigned long long)gaps,
+      (double)over20 / (run / 1e9), lost / run, (double)longest / 1e9, p99 / 1e9, p999 / 1e9);
   return 0;
 }
