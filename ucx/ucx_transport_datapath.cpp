@@ -45,49 +45,37 @@ void UcxTransport::set_error(const char* call, int peer, const char* what) noexc
   }
 }
 
-Peer* UcxTransport::usable_peer(int peer, const char* call) noexcept {
-  if (peer < 0 || peer >= static_cast<int>(peers_.size()) || !peers_[peer].connected) {
-    set_error(call, peer, "not a connected peer");
-    return nullptr;
-  }
-  Peer& p = peers_[peer];
-  if (p.failed) {
-    set_error(call, peer, "the endpoint to this peer failed earlier");
-    return nullptr;
-  }
-  return &p;
+Peer* UcxTransport::unusable_peer(int peer, const char* call) noexcept {
+  const bool known = static_cast<size_t>(peer) < peers_.size();
+  set_error(call, peer,
+            known && peers_[static_cast<size_t>(peer)].connected
+                ? "the endpoint to this peer failed earlier"
+                : "not a connected peer");
+  return nullptr;
 }
 
-LocalRegion* UcxTransport::local_range(RegionId region, size_t offset, size_t length,
-                                       const char* call) noexcept {
-  if (region >= regions_.size() || offset > regions_[region].length ||
-      length > regions_[region].length - offset) {
-    char what[128];
-    std::snprintf(what, sizeof what, "local region %u [%zu, +%zu) is not registered", region,
-                  offset, length);
-    set_error(call, -1, what);
-    return nullptr;
-  }
-  return &regions_[region];
+LocalRegion* UcxTransport::bad_local_range(RegionId region, size_t offset, size_t length,
+                                           const char* call) noexcept {
+  char what[128];
+  std::snprintf(what, sizeof what, "local region %u [%zu, +%zu) is not registered", region, offset,
+                length);
+  set_error(call, -1, what);
+  return nullptr;
 }
 
-RemoteRegion* UcxTransport::remote_range(Peer& p, RegionId region, size_t offset, size_t length,
-                                         const char* call) noexcept {
-  if (region >= p.regions.size() || offset > p.regions[region].length ||
-      length > p.regions[region].length - offset) {
-    char what[128];
-    std::snprintf(what, sizeof what, "remote region %u [%zu, +%zu) is outside the peer's region",
-                  region, offset, length);
-    set_error(call, p.rank, what);
-    return nullptr;
-  }
-  return &p.regions[region];
+RemoteRegion* UcxTransport::bad_remote_range(Peer& p, RegionId region, size_t offset, size_t length,
+                                             const char* call) noexcept {
+  char what[128];
+  std::snprintf(what, sizeof what, "remote region %u [%zu, +%zu) is outside the peer's region",
+                region, offset, length);
+  set_error(call, p.rank, what);
+  return nullptr;
 }
 
 // ---- credits, slots and completions ----
 
-OpSlot& UcxTransport::start_op(Peer& p, Op op, uint64_t wr_id, uint64_t bytes,
-                               bool signaled) noexcept {
+inline OpSlot& UcxTransport::start_op(Peer& p, Op op, uint64_t wr_id, uint64_t bytes,
+                                      bool signaled) noexcept {
   (op == Op::recv ? p.recvs : p.sends) += 1;
   OpSlot& s = slots_.take();
   s.peer = p.rank;
@@ -98,39 +86,45 @@ OpSlot& UcxTransport::start_op(Peer& p, Op op, uint64_t wr_id, uint64_t bytes,
   return s;
 }
 
-void UcxTransport::release_credit(Peer& p, Op op) noexcept {
+inline void UcxTransport::release_credit(Peer& p, Op op) noexcept {
   uint32_t& used = op == Op::recv ? p.recvs : p.sends;
   assert(used > 0);
   --used;
 }
 
 // A completion keeps its credit until poll() hands it out, which bounds ring_ by the depths.
-void UcxTransport::finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept {
-  Peer& p = peers_[s.peer];
-  bool ok = status == UCS_OK;
-  if (s.signaled || !ok)
-    ring_.push({s.wr_id, s.peer, s.op, ok, bytes, ok ? nullptr : ucs_status_string(status)});
-  else
-    release_credit(p, s.op);
+inline void UcxTransport::finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept {
+  if (status == UCS_OK) [[likely]] {
+    if (s.signaled)
+      ring_.push({s.wr_id, s.peer, s.op, true, bytes, nullptr});
+    else
+      release_credit(peers_[static_cast<size_t>(s.peer)], s.op);
+  } else {
+    ring_.push({s.wr_id, s.peer, s.op, false, bytes, ucs_status_string(status)});
+  }
   slots_.give(s);
 }
 
-Status UcxTransport::after_post(Peer& p, OpSlot& s, ucs_status_ptr_t request,
-                                const char* call) noexcept {
+inline Status UcxTransport::after_post(Peer& p, OpSlot& s, ucs_status_ptr_t request,
+                                       const char* call) noexcept {
   if (request == nullptr) {  // completed in place: UCX calls no callback, so we finish here
     finish(s, UCS_OK, s.bytes);
     return Status::ok;
   }
-  if (UCS_PTR_IS_ERR(request)) {
-    release_credit(p, s.op);
-    slots_.give(s);
-    set_error(call, p.rank, ucs_status_string(UCS_PTR_STATUS(request)));
-    return Status::failed;
-  }
+  if (UCS_PTR_IS_ERR(request)) [[unlikely]]
+    return post_failed(p, s, UCS_PTR_STATUS(request), call);
   // A callback run inside the post (receives, see post_recv) already finished the slot and
   // freed the request.
   if (s.in_use) s.request = request;
   return Status::ok;
+}
+
+Status UcxTransport::post_failed(Peer& p, OpSlot& s, ucs_status_t status,
+                                 const char* call) noexcept {
+  release_credit(p, s.op);
+  slots_.give(s);
+  set_error(call, p.rank, ucs_status_string(status));
+  return Status::failed;
 }
 
 void UcxTransport::on_send_done(void* request, ucs_status_t status, void* user_data) noexcept {
