@@ -30,7 +30,6 @@ int64_t last_row_id(const std::string& path, uint64_t file_size);
 
 bool DataFileReader::run() {
   LineReader in(path_);
-  in_ = &in;
   std::string_view line;
   bool had_newline = true;
   ParsedRow row;

@@ -14,7 +14,6 @@
 
 #include "replay/trace_draft.hpp"
 #include "replay/trace_sketch_header.hpp"
-#include "replay/trace_text.hpp"
 
 namespace dlcnet::trace {
 
@@ -103,8 +102,7 @@ class DataFileReader {
   bool sec_known_ = false;
   uint64_t rows_start_ = 0;  // bytes before the first row
   bool reserved_ = false;
-  const LineReader* in_ = nullptr;  // while run() reads the file
-  uint64_t deps_check_at_ = UINT64_MAX;
+  uint64_t deps_check_at_ = UINT64_MAX;  // file offset at which to re-estimate the dependencies
 };
 
 }  // namespace dlcnet::trace
