@@ -53,8 +53,7 @@ bool DataFileReader::run() {
       deps_check_at_ = rows_start_ + (in.file_size() - rows_start_) / 16;
     } else if (in.consumed() >= deps_check_at_) {
       deps_check_at_ = UINT64_MAX;
-      const auto& deps = d_.node.deps;
-      if (expected_deps(0) > deps.capacity()) grow_deps(0);
+      fit_deps();
     }
   }
   if (state_ != State::kRows) {
@@ -153,7 +152,8 @@ int64_t last_row_id(const std::string& path, uint64_t file_size) {
 
 }  // namespace
 
-// Sizes the vectors once, after a sample of rows: no doubling (which would hold up to twice
+// Sizes the vectors once, after a sample of rows (the dependencies from the records' size and
+// the sample's rate, see expected_deps()): no doubling (which would hold up to twice
 // the memory). Rows from the last row's ID when it is plausible, else from the sample's
 // average length (which overestimates: early rows have shorter numbers).
 void DataFileReader::reserve(uint64_t consumed, uint64_t file_size) {
@@ -171,14 +171,7 @@ void DataFileReader::reserve(uint64_t consumed, uint64_t file_size) {
     recs.reserve(want);
     prefault(recs.data() + recs.size(), (recs.capacity() - recs.size()) * sizeof(Record));
   }
-  const double deps_per_row =
-      static_cast<double>(d_.node.deps.size()) / static_cast<double>(recs.size());
-  const auto want_deps = static_cast<size_t>(rows * deps_per_row * 1.02) + 64;
-  if (want_deps > d_.node.deps.capacity()) {
-    auto& deps = d_.node.deps;
-    deps.reserve(want_deps);
-    prefault(deps.data() + deps.size(), (deps.capacity() - deps.size()) * sizeof(uint32_t));
-  }
+  fit_deps();
 }
 
 // Dependencies the file will hold at the rate per row seen so far (rows from the records
@@ -192,6 +185,10 @@ size_t DataFileReader::expected_deps(size_t extra) const {
   const size_t rows_left = recs.capacity() > recs.size() ? recs.capacity() - recs.size() : 0;
   return deps.size() + extra +
          static_cast<size_t>(static_cast<double>(rows_left) * per_row * 1.01) + 64;
+}
+
+void DataFileReader::fit_deps() {
+  if (expected_deps(0) > d_.node.deps.capacity()) grow_deps(0);
 }
 
 // Sizes the vector once more instead of doubling it (a copy of the whole vector, another when

@@ -53,6 +53,7 @@ class DataFileReader {
   void reserve(uint64_t consumed, uint64_t file_size);
   void commit(ParsedRow& row);
   size_t expected_deps(size_t extra) const;
+  void fit_deps();  // grows the dependencies to expected_deps() if they are short of it
   void grow_deps(size_t extra);
   // The record a dependency names, if it is among the last opnums of channel `ch`.
   uint32_t resolve_now(const Record& rec, const RawRef& ref, uint32_t ch);
