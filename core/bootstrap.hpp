@@ -2,6 +2,7 @@
 // exchanges of small blobs (endpoint addresses, remote keys, clock samples).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/bytes.hpp"
@@ -30,6 +31,13 @@ class Bootstrap {
   // whose connection dropped (a killed process), so every rank stops within one check instead
   // of waiting out its timeouts. Cheap (one poll); call it every few milliseconds at most.
   virtual void check_peers() {}
+
+  // This rank is failing with the error `mine`: agree with the others on the job's first cause
+  // before exiting, so that a rank that fails because another one left names the rank that
+  // left first (a killed process), not the survivor that exited a moment before it. Returns the
+  // text to report: the cause, followed by `mine` when it differs. Waits a few seconds at most
+  // and never throws.
+  virtual std::string settle_failure(const std::string& mine) noexcept { return mine; }
 };
 
 }  // namespace dlcnet

@@ -9,18 +9,10 @@
 
 #include "core/error.hpp"
 #include "core/socket.hpp"
+#include "core/tcp_bootstrap_impl.hpp"
 
 namespace dlcnet {
 namespace {
-
-enum FrameType : uint16_t {
-  kHello = 1,
-  kWelcome = 2,
-  kReject = 3,
-  kCollective = 4,
-  kResult = 5,
-  kAbort = 6,
-};
 
 std::string list_ranks(const std::vector<int>& ranks) {
   std::string s;
@@ -54,14 +46,6 @@ std::vector<Bytes> decode_blobs(const Bytes& payload, uint64_t want_round, size_
 }
 
 }  // namespace
-
-struct TcpBootstrap::Impl {
-  Socket listener;                 // rank 0
-  std::vector<Socket> peers;       // rank 0: index = rank; others: [0] = coordinator
-  std::vector<std::string> names;  // printable peer names, same indexing
-  uint64_t round = 0;
-  bool joined = false;
-};
 
 TcpBootstrap::TcpBootstrap(TcpBootstrapConfig cfg) : cfg_(std::move(cfg)), impl_(new Impl) {
   if (cfg_.size < 1 || cfg_.rank < 0 || cfg_.rank >= cfg_.size) {
@@ -176,7 +160,7 @@ std::vector<Bytes> TcpBootstrap::alltoall(const std::vector<Bytes>& to_each) {
     send_frame(impl_->peers[0], kCollective, encode_blobs(round, to_each), deadline,
                impl_->names[0]);
     Frame f = recv_frame(impl_->peers[0], deadline, impl_->names[0]);
-    if (f.type == kAbort) throw Error(WireReader(f.payload, impl_->names[0]).str("reason"));
+    if (f.type == kAbort) throw_verdict(f);
     if (f.type != kResult)
       throw ProtocolError(impl_->names[0] + ": unexpected frame type " + std::to_string(f.type));
     return decode_blobs(f.payload, round, n, impl_->names[0]);
@@ -211,6 +195,7 @@ std::vector<Bytes> TcpBootstrap::alltoall(const std::vector<Bytes>& to_each) {
       } catch (const Error& e) {
         abort_job(r, e.what());
       }
+      if (f.type == kFailed) throw_report(r, f);
       if (f.type != kCollective)
         throw ProtocolError(impl_->names[r] + ": unexpected frame type " + std::to_string(f.type));
       rows[r] = decode_blobs(f.payload, round, n, impl_->names[r]);
@@ -240,18 +225,19 @@ void TcpBootstrap::barrier() {
 
 void TcpBootstrap::abort_job(int dead, const std::string& reason) {
   const std::string text = impl_->names[dead] + " is gone: " + reason;
-  WireWriter w;
-  w.str(text);
-  for (int r = 1; r < cfg_.size; ++r) {
-    if (r == dead || !impl_->peers[r].valid()) continue;
-    try {
-      send_frame(impl_->peers[r], kAbort, w.bytes(), Deadline::after(std::chrono::seconds(1)),
-                 impl_->names[r]);
-    } catch (const Error&) {
-      // Best effort: that rank may be gone too; it will be named by its own check.
-    }
-  }
+  broadcast_verdict(text);
   throw Error(text);
+}
+
+void TcpBootstrap::throw_verdict(const Frame& abort) {
+  impl_->verdict = WireReader(abort.payload, impl_->names[0]).str("reason");
+  throw Error(impl_->verdict);
+}
+
+void TcpBootstrap::throw_report(int rank, const Frame& failed) {
+  std::string why = WireReader(failed.payload, impl_->names[rank]).str("reason");
+  impl_->reports.emplace_back(rank, why);
+  throw Error(impl_->names[rank] + " failed: " + why);
 }
 
 void TcpBootstrap::check_peers() {
@@ -263,23 +249,20 @@ void TcpBootstrap::check_peers() {
     const Socket& s = impl_->peers[r];
     pollfd p{s.fd(), POLLIN, 0};
     if (::poll(&p, 1, 0) <= 0) continue;
+    if (auto why = connection_lost(s)) {
+      if (root) abort_job(r, *why);
+      throw Error(impl_->names[0] + " (rank 0) is gone: " + *why);
+    }
     // Peek only: data here may be the start of the peer's next collective, not ours to take.
     uint8_t hdr[kFrameHeaderSize];
-    ssize_t n = ::recv(s.fd(), hdr, sizeof hdr, MSG_PEEK | MSG_DONTWAIT);
-    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-      const std::string why = n == 0 ? "connection closed (process exited or killed)"
-                                     : "connection lost: " + errno_text(errno);
-      if (root) abort_job(r, why);
-      throw Error(impl_->names[0] + " (rank 0) is gone: " + why);
-    }
-    if (!root && n == static_cast<ssize_t>(kFrameHeaderSize)) {
-      FrameHeader h = decode_frame_header(
-          std::span<const uint8_t, kFrameHeaderSize>(hdr, kFrameHeaderSize), impl_->names[0]);
-      if (h.type == kAbort) {
-        Frame f = recv_frame(s, Deadline::after(std::chrono::seconds(1)), impl_->names[0]);
-        throw Error(WireReader(f.payload, impl_->names[0]).str("reason"));
-      }
-    }
+    const ssize_t n = ::recv(s.fd(), hdr, sizeof hdr, MSG_PEEK | MSG_DONTWAIT);
+    if (n != static_cast<ssize_t>(kFrameHeaderSize)) continue;
+    const FrameHeader h = decode_frame_header(
+        std::span<const uint8_t, kFrameHeaderSize>(hdr, kFrameHeaderSize), impl_->names[r]);
+    if (h.type != (root ? kFailed : kAbort)) continue;
+    Frame f = recv_frame(s, Deadline::after(std::chrono::seconds(1)), impl_->names[r]);
+    if (root) throw_report(r, f);
+    throw_verdict(f);
   }
 }
 

@@ -13,6 +13,8 @@
 
 namespace dlcnet {
 
+struct Frame;
+
 struct TcpBootstrapConfig {
   int rank = 0;
   int size = 2;
@@ -41,10 +43,19 @@ class TcpBootstrap : public Bootstrap {
   std::vector<Bytes> allgather(const Bytes& mine) override;
   void barrier() override;
   void check_peers() override;
+  std::string settle_failure(const std::string& mine) noexcept override;
 
  private:
   // Rank 0: tells every other rank that `dead` is gone, then throws Error(reason).
   [[noreturn]] void abort_job(int dead, const std::string& reason);
+  // Others: rank 0's verdict arrived (a kAbort frame): remembers it and throws it.
+  [[noreturn]] void throw_verdict(const Frame& abort);
+  // Rank 0: `rank` reported its failure (a kFailed frame): remembers it and throws it.
+  [[noreturn]] void throw_report(int rank, const Frame& failed);
+  // Rank 0: the job's cause of failure to every rank still connected (best effort).
+  void broadcast_verdict(const std::string& cause) noexcept;
+  std::string root_verdict(const std::string& mine);
+  std::string await_verdict(const std::string& mine);
   struct Impl;
   TcpBootstrapConfig cfg_;
   std::unique_ptr<Impl> impl_;

@@ -89,6 +89,10 @@ Idle idle_policy(IdlePolicy p, const std::vector<HostIdentity>& hosts, int rank,
                                                                                        : Idle::spin;
 }
 
+// Everything after the bootstrap: transport, plan, clocks, the replay and the reports.
+int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job,
+                  const RankMap& map, int argc, const char* const* argv);
+
 }  // namespace
 
 std::string rank_path(const std::string& path, int rank, int world_size) {
@@ -126,7 +130,20 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   bc.op_timeout = timeout;
   TcpBootstrap boot(bc);
   boot.join();
+  try {
+    return replay_joined(o, boot, job, map, argc, argv);
+  } catch (const std::exception& e) {
+    // Agree on the job's first cause with the other ranks, so that every rank names the rank
+    // that died rather than a survivor that exited a moment earlier because of it.
+    throw Error(boot.settle_failure(e.what()));
+  }
+}
 
+namespace {
+
+int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job,
+                  const RankMap& map, int argc, const char* const* argv) {
+  const auto timeout = std::chrono::seconds(o.timeout_s);
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
   topts.connect_timeout_ms = o.timeout_s * 1000;
@@ -245,4 +262,5 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   return verdict[0].size() == 1 && verdict[0][0] == 1 ? 0 : 1;
 }
 
+}  // namespace
 }  // namespace dlcnet::replay

@@ -235,5 +235,73 @@ TEST(TcpBootstrap, KilledRankIsNamedToEveryRankByCheckPeers) {
   EXPECT_NE(survivor_error.find("is gone"), std::string::npos) << survivor_error;
 }
 
+// Rank 2 dies; rank 1 notices it first and fails; rank 0 then fails because rank 1 left (as a
+// transport sees it: "endpoint to rank 1 failed"). Both must still name rank 2, the cause.
+TEST(TcpBootstrap, FailuresSettleOnTheRankThatDiedFirst) {
+  const int n = 3;
+  TcpBootstrap root(config(0, n, 0));
+  const uint16_t port = root.port();
+  std::promise<void> died;
+  auto survivor = std::async(std::launch::async, [port, &died] {
+    TcpBootstrap b(config(1, n, port));
+    b.join();
+    b.barrier();
+    died.get_future().wait();
+    return b.settle_failure("endpoint to rank 2 failed");
+  });
+  {
+    TcpBootstrap doomed(config(2, n, port));
+    auto t = std::async(std::launch::async, [&] {
+      doomed.join();
+      doomed.barrier();
+    });
+    root.join();
+    root.barrier();
+    t.get();
+  }  // rank 2's socket closes here, as when its process is killed
+  died.set_value();
+  const std::string at_root = root.settle_failure("endpoint to rank 1 failed");
+  EXPECT_EQ(at_root.find("rank 2"), 0u) << at_root;
+  EXPECT_NE(at_root.find("is gone"), std::string::npos) << at_root;
+  EXPECT_NE(at_root.find("after it this rank: endpoint to rank 1 failed"), std::string::npos)
+      << at_root;
+  const std::string at_survivor = survivor.get();
+  EXPECT_EQ(at_survivor.find("rank 2"), 0u) << at_survivor;
+  EXPECT_NE(at_survivor.find("endpoint to rank 2 failed"), std::string::npos) << at_survivor;
+}
+
+// A rank that fails alone (a bad option, a full disk) is the cause the others report.
+TEST(TcpBootstrap, OneRanksFailureIsTheVerdictForEveryone) {
+  const int n = 3;
+  TcpBootstrap root(config(0, n, 0));
+  const uint16_t port = root.port();
+  auto failing = std::async(std::launch::async, [port] {
+    TcpBootstrap b(config(1, n, port));
+    b.join();
+    return b.settle_failure("cannot open records file /x");
+  });
+  auto bystander = std::async(std::launch::async, [port] {
+    TcpBootstrap b(config(2, n, port));
+    b.join();
+    try {
+      b.barrier();  // the verdict arrives instead of the barrier's result
+      return std::string("barrier passed");
+    } catch (const Error& e) {
+      return b.settle_failure(e.what());
+    }
+  });
+  root.join();
+  std::string at_root;
+  try {
+    root.barrier();
+  } catch (const Error& e) {
+    at_root = root.settle_failure(e.what());
+  }
+  EXPECT_NE(at_root.find("rank 1 (127.0.0.1:"), std::string::npos) << at_root;
+  EXPECT_NE(at_root.find("failed: cannot open records file /x"), std::string::npos) << at_root;
+  EXPECT_EQ(failing.get(), at_root);
+  EXPECT_EQ(bystander.get(), at_root);
+}
+
 }  // namespace
 }  // namespace dlcnet

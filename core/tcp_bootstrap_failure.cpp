@@ -1,0 +1,141 @@
+// How the ranks of a failing job agree on its first cause (Bootstrap::settle_failure).
+//
+// A killed rank makes its peers fail one after another: the first survivor to notice exits,
+// and a second survivor may then notice the first one's exit before the killed rank, and name
+// the wrong rank. So a failing rank does not simply exit: it reports its error to rank 0
+// (kFailed) and waits for rank 0's verdict (kAbort). Rank 0 gathers reports for a moment and
+// picks, in this order: a rank whose connection closed without a report (it died), the first
+// report that came before rank 0 itself failed, rank 0's own error.
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+
+#include "core/error.hpp"
+#include "core/tcp_bootstrap_impl.hpp"
+#include "core/wire.hpp"
+
+namespace dlcnet {
+namespace {
+
+// Rank 0 waits this long for the other ranks' reports, less once one rank has died.
+constexpr auto kReportWindow = std::chrono::milliseconds(1000);
+// The others wait this long for rank 0's verdict; after it their own error stands.
+constexpr auto kVerdictWait = std::chrono::milliseconds(3000);
+
+}  // namespace
+
+std::optional<std::string> connection_lost(const Socket& s) {
+  uint8_t byte = 0;
+  const ssize_t n = ::recv(s.fd(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0) return std::string("connection closed (process exited or killed)");
+  if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    return "connection lost: " + errno_text(errno);
+  return std::nullopt;
+}
+
+void TcpBootstrap::broadcast_verdict(const std::string& cause) noexcept {
+  try {
+    impl_->verdict = cause;
+    WireWriter w;
+    w.str(cause);
+    for (int r = 1; r < cfg_.size; ++r) {
+      if (!impl_->peers[r].valid()) continue;
+      try {
+        send_frame(impl_->peers[r], kAbort, w.bytes(), Deadline::after(std::chrono::seconds(1)),
+                   impl_->names[r]);
+      } catch (const Error&) {
+        // That rank may be gone too: its own connection tells rank 0 so.
+      }
+    }
+  } catch (...) {  // out of memory: the others fall back on their own errors
+  }
+}
+
+std::string TcpBootstrap::root_verdict(const std::string& mine) {
+  Impl& im = *impl_;
+  const size_t earlier = im.reports.size();  // reports taken before this rank failed
+  std::vector<char> settled(static_cast<size_t>(cfg_.size), 0);
+  for (const auto& rep : im.reports) settled[static_cast<size_t>(rep.first)] = 1;
+  int dead = -1;
+  std::string dead_why;
+  const Deadline deadline = Deadline::after(kReportWindow);
+  while (dead < 0 && !deadline.expired()) {
+    std::vector<pollfd> fds;
+    std::vector<int> who;
+    for (int r = 1; r < cfg_.size; ++r) {
+      if (settled[static_cast<size_t>(r)] || !im.peers[r].valid()) continue;
+      fds.push_back({im.peers[r].fd(), POLLIN, 0});
+      who.push_back(r);
+    }
+    if (fds.empty()) break;
+    const int rc = ::poll(fds.data(), fds.size(), deadline.remaining_ms());
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc <= 0) break;
+    for (size_t i = 0; i < fds.size(); ++i) {
+      if (!fds[i].revents) continue;
+      const int r = who[i];
+      std::optional<std::string> lost = connection_lost(im.peers[r]);
+      if (!lost) {
+        try {
+          const Frame f = recv_frame(im.peers[r], deadline, im.names[r]);
+          if (f.type == kFailed) {
+            im.reports.emplace_back(r, WireReader(f.payload, im.names[r]).str("reason"));
+            settled[static_cast<size_t>(r)] = 1;
+          }  // anything else is a collective this rank will not answer any more
+        } catch (const Error& e) {
+          lost = e.what();
+        }
+      }
+      if (lost) {
+        settled[static_cast<size_t>(r)] = 1;
+        if (dead < 0) {
+          dead = r;
+          dead_why = *lost;
+        }
+      }
+    }
+  }
+  std::string cause = mine;
+  if (dead >= 0) {
+    cause = im.names[dead] + " is gone: " + dead_why;
+  } else if (earlier > 0) {
+    cause = im.names[im.reports[0].first] + " failed: " + im.reports[0].second;
+  }
+  broadcast_verdict(cause);
+  return cause;
+}
+
+std::string TcpBootstrap::await_verdict(const std::string& mine) {
+  const Socket& s = impl_->peers[0];
+  const std::string& coord = impl_->names[0];
+  const Deadline deadline = Deadline::after(kVerdictWait);
+  try {
+    WireWriter w;
+    w.str(mine);
+    send_frame(s, kFailed, w.bytes(), deadline, coord);
+    for (;;) {
+      const Frame f = recv_frame(s, deadline, coord);
+      if (f.type == kAbort) return WireReader(f.payload, coord).str("reason");
+      // anything else answers a collective this rank has left
+    }
+  } catch (const Error&) {
+    // Rank 0 is gone or silent: this rank's own error stands.
+  }
+  return mine;
+}
+
+std::string TcpBootstrap::settle_failure(const std::string& mine) noexcept {
+  try {
+    if (impl_->joined && cfg_.size > 1 && impl_->verdict.empty())
+      impl_->verdict = cfg_.rank == 0 ? root_verdict(mine) : await_verdict(mine);
+    const std::string& cause = impl_->verdict;
+    if (cause.empty() || mine.find(cause) != std::string::npos) return mine;
+    if (cause.find(mine) != std::string::npos) return cause;  // this rank's report, named
+    return cause + "; after it this rank: " + mine;
+  } catch (...) {
+    return mine;
+  }
+}
+
+}  // namespace dlcnet
