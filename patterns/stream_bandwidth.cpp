@@ -1,6 +1,11 @@
 // Streaming bandwidth, as ib_write_bw / ib_send_bw / ib_read_bw: the initiator keeps tx_depth
 // operations in flight, signalling one in every `signal_every`; an unsignaled message's
 // completion time is that of the signaled completion that retires it (RC completes in order).
+// "In flight" is the transport's send credit (TransportOptions::send_depth = tx_depth): it
+// posts until the transport answers busy. Over verbs a credit comes back with the signaled
+// completion that retires it, as in perftest; over UCX an unsignaled message's credit comes
+// back when UCX completes it locally, as ucx_perftest -O counts its outstanding requests, and
+// a signaled one's when it is complete at the target.
 // The responder keeps receives posted (send) or just progresses (write, read) until the
 // initiator's zero-length end-of-run message.
 #include <array>
@@ -34,7 +39,7 @@ class StreamBandwidth final : public Pattern {
     const int64_t limit = static_cast<int64_t>(s.spec().timeout_s) * 1'000'000'000;
     int64_t last_progress = now_ns();
     while (!last_posted || retired < posted) {
-      while (!last_posted && posted - retired < depth) {
+      while (!last_posted) {
         const int64_t now = now_ns();
         // In duration mode the run ends at the deadline; the message posted then is the last.
         const bool last = plan.until_ns ? now >= plan.until_ns : posted + 1 == plan.count;
