@@ -190,13 +190,35 @@ TEST(TcpBootstrap, AbsentCoordinatorGivesUpAtTheDeadline) {
 namespace dlcnet {
 namespace {
 
+// Rank `rank` of `n` joins on its own thread, then runs `body` on its bootstrap.
+template <class Body>
+auto rank_thread(int rank, int n, uint16_t port, Body body) {
+  return std::async(std::launch::async, [=] {
+    TcpBootstrap b(config(rank, n, port));
+    b.join();
+    return body(b);
+  });
+}
+
+// Rank 2 of `n` joins with `root`, passes a barrier with everyone and dies: its socket closes
+// on return, as when its process is killed. Rank 1 must be joining meanwhile.
+void join_then_kill_rank2(TcpBootstrap& root, int n, uint16_t port) {
+  TcpBootstrap doomed(config(2, n, port));
+  auto t = std::async(std::launch::async, [&] {
+    doomed.join();
+    doomed.barrier();
+  });
+  root.join();
+  root.barrier();
+  t.get();
+  root.check_peers();  // everyone alive: no throw
+}
+
 TEST(TcpBootstrap, KilledRankIsNamedToEveryRankByCheckPeers) {
   const int n = 3;
   TcpBootstrap root(config(0, n, 0));
   const uint16_t port = root.port();
-  auto survivor = std::async(std::launch::async, [port] {
-    TcpBootstrap b(config(1, n, port));
-    b.join();
+  auto survivor = rank_thread(1, n, port, [](TcpBootstrap& b) {
     b.barrier();
     const Deadline d = Deadline::after(std::chrono::seconds(5));
     while (!d.expired()) {
@@ -209,17 +231,7 @@ TEST(TcpBootstrap, KilledRankIsNamedToEveryRankByCheckPeers) {
     }
     return std::string("never noticed");
   });
-  {
-    TcpBootstrap doomed(config(2, n, port));
-    auto t = std::async(std::launch::async, [&] {
-      doomed.join();
-      doomed.barrier();
-    });
-    root.join();
-    root.barrier();
-    t.get();
-    root.check_peers();  // everyone alive: no throw
-  }                      // rank 2's socket closes here, as when its process is killed
+  join_then_kill_rank2(root, n, port);
   std::string root_error;
   const Deadline d = Deadline::after(std::chrono::seconds(5));
   while (root_error.empty() && !d.expired()) {
@@ -242,23 +254,13 @@ TEST(TcpBootstrap, FailuresSettleOnTheRankThatDiedFirst) {
   TcpBootstrap root(config(0, n, 0));
   const uint16_t port = root.port();
   std::promise<void> died;
-  auto survivor = std::async(std::launch::async, [port, &died] {
-    TcpBootstrap b(config(1, n, port));
-    b.join();
+  std::shared_future<void> death = died.get_future().share();
+  auto survivor = rank_thread(1, n, port, [death](TcpBootstrap& b) {
     b.barrier();
-    died.get_future().wait();
+    death.wait();
     return b.settle_failure("endpoint to rank 2 failed");
   });
-  {
-    TcpBootstrap doomed(config(2, n, port));
-    auto t = std::async(std::launch::async, [&] {
-      doomed.join();
-      doomed.barrier();
-    });
-    root.join();
-    root.barrier();
-    t.get();
-  }  // rank 2's socket closes here, as when its process is killed
+  join_then_kill_rank2(root, n, port);
   died.set_value();
   const std::string at_root = root.settle_failure("endpoint to rank 1 failed");
   EXPECT_EQ(at_root.find("rank 2"), 0u) << at_root;
@@ -275,14 +277,9 @@ TEST(TcpBootstrap, OneRanksFailureIsTheVerdictForEveryone) {
   const int n = 3;
   TcpBootstrap root(config(0, n, 0));
   const uint16_t port = root.port();
-  auto failing = std::async(std::launch::async, [port] {
-    TcpBootstrap b(config(1, n, port));
-    b.join();
-    return b.settle_failure("cannot open records file /x");
-  });
-  auto bystander = std::async(std::launch::async, [port] {
-    TcpBootstrap b(config(2, n, port));
-    b.join();
+  auto failing = rank_thread(
+      1, n, port, [](TcpBootstrap& b) { return b.settle_failure("cannot open records file /x"); });
+  auto bystander = rank_thread(2, n, port, [](TcpBootstrap& b) {
     try {
       b.barrier();  // the verdict arrives instead of the barrier's result
       return std::string("barrier passed");
