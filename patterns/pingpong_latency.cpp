@@ -11,6 +11,7 @@ class PingPongLatency final : public Pattern {
  public:
   void run(PeerSession& s, uint64_t size, const RunPlan& plan, Measurement* out) override {
     const Op op = s.spec().op;
+    const char* const op_name = to_string(op);
     const uint32_t signal_every = std::max<uint32_t>(1, s.spec().tx_depth / 2);
     uint64_t sent = 0;
     uint32_t until_signal = signal_every;  // a countdown, not a division per ping
@@ -20,7 +21,7 @@ class PingPongLatency final : public Pattern {
       const bool signaled = --until_signal == 0;
       if (signaled) until_signal = signal_every;
       Transport& t = s.transport();
-      s.post(to_string(op), [&] {
+      s.post(op_name, [&] {
         return op == Op::write
                    ? t.post_write(s.peer(), s.region(), s.out_offset(), size, s.in_offset(), sent,
                                   signaled)
@@ -46,18 +47,23 @@ class PingPongLatency final : public Pattern {
     };
     refill();
     if (s.initiator()) {
-      // One clock read per iteration: the reply's arrival is the next ping's post time.
+      // One clock read per iteration: the reply's arrival is the next ping's post time. Each
+      // round trip is recorded once the next ping is on its way, off the round trip's path.
       int64_t t0 = now_ns();
-      for (uint64_t i = 0; !plan.done(i, t0); ++i) {
+      int64_t prev_t0 = 0;
+      int64_t prev_t1 = 0;
+      uint64_t i = 0;
+      for (; !plan.done(i, t0); ++i) {
         const uint8_t m = marker_for(i);
         ping(m);
+        if (out && i > 0) out->add(prev_t0, prev_t1, true);
         refill();
         await(m);
-        const int64_t t1 = now_ns();
-        if (out) out->add(t0, t1, true);
-        t0 = t1;
+        prev_t0 = t0;
+        prev_t1 = t0 = now_ns();
       }
       ping(kStopMarker);
+      if (out && i > 0) out->add(prev_t0, prev_t1, true);
       await(kStopMarker);
     } else {
       for (uint64_t i = 0;; ++i) {

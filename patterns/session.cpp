@@ -47,17 +47,37 @@ void PeerSession::check(Status s, const char* op) {
 }
 
 Completion PeerSession::wait_completion(const char* waiting_for, bool passive) {
-  std::array<Completion, 1> c;
   if (!kept_.empty()) {
     const Completion k = kept_.front();
     kept_.erase(kept_.begin());
     return k;
   }
-  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
-  int64_t since = 0;  // read at the first timeout check: no clock read on the fast path
-  const bool nap = passive && !t_.target_must_poll();
+  if (passive) return wait_completion_slowly(waiting_for, passive, 0, Completion{});
+  // The loop a ping-pong spends its time in: one poll and one test per turn; the clock and
+  // the errors are looked at only every kPollsPerClockCheck turns or on a result.
+  std::array<Completion, 1> c;
   for (uint32_t spins = 1;; ++spins) {
-    int n = t_.poll(c);
+    const int n = t_.poll(c);
+    if (n == 1 && c[0].ok) [[likely]]
+      return c[0];
+    if (n != 0 || spins % kPollsPerClockCheck == 0) [[unlikely]]
+      return wait_completion_slowly(waiting_for, passive, n, c[0]);
+  }
+}
+
+Completion PeerSession::wait_completion_slowly(const char* waiting_for, bool passive, int n,
+                                               const Completion& c0) {
+  if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
+  if (n == 1) {
+    fail(std::string(to_string(c0.op)) + " completion with error: " +
+         (c0.error ? c0.error : "unknown") + " (while waiting for " + waiting_for + ")");
+  }
+  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
+  const int64_t since = now_ns();
+  const bool nap = passive && !t_.target_must_poll();
+  std::array<Completion, 1> c;
+  for (uint32_t spins = 1;; ++spins) {
+    n = t_.poll(c);
     if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
     if (n == 1) {
       if (!c[0].ok) {
@@ -67,9 +87,7 @@ Completion PeerSession::wait_completion(const char* waiting_for, bool passive) {
       return c[0];
     }
     if (nap ? spins >= kSpinsBeforeNap : spins % kPollsPerClockCheck == 0) {
-      const int64_t now = now_ns();
-      if (since == 0) since = now;
-      if (now - since > limit) stalled(waiting_for);
+      if (now_ns() - since > limit) stalled(waiting_for);
     }
     if (nap && spins >= kSpinsBeforeNap) nanosleep(&kNap, nullptr);
   }

@@ -75,6 +75,10 @@ class PeerSession {
   void check(Status s, const char* op);
 
  private:
+  // wait_completion() past its first kPollsPerClockCheck polls, or on an error (n, c0: the
+  // last poll's result): the timeout, the passive side's naps and the errors.
+  Completion wait_completion_slowly(const char* waiting_for, bool passive, int n,
+                                    const Completion& c0);
   void wait_for_credit(const char* op, int64_t since, uint32_t spins);
   [[noreturn]] void stalled(const char* waiting_for) const;
 

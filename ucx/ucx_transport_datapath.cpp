@@ -23,7 +23,9 @@ constexpr uint32_t kCallbackAttrs =
 constexpr std::chrono::microseconds kIdleCheck{1000};
 constexpr std::chrono::microseconds kIdleCheckMax{8000};
 constexpr std::chrono::microseconds kIdleBusy{50};
-constexpr int kIdleProgressCalls = 64;  // per turn, so the caller never waits long for its turn
+constexpr int kIdleProgressCalls = 64;
+// The most progress calls one poll() makes while they find nothing.
+constexpr int kProgressPerPoll = 32;  // per turn, so the caller never waits long for its turn
 
 ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
   ucp_request_param_t p;
@@ -246,7 +248,12 @@ int UcxTransport::poll(std::span<Completion> out) noexcept {
   if (!worker_) return 0;
   CallerTurn turn(gate_);
   note_call();
-  ucp_worker_progress(worker_.get());
+  // While nothing completes, progress a few times per call: a caller waiting for a completion
+  // then spends its time in UCX's loop rather than in the calls around it, which shortens the
+  // delay between an arrival and its detection.
+  for (int i = 0; i < kProgressPerPoll; ++i) {
+    if (ucp_worker_progress(worker_.get()) != 0 || !ring_.empty()) break;
+  }
   int n = 0;
   while (static_cast<size_t>(n) < out.size() && !ring_.empty()) {
     Completion c = ring_.pop();
