@@ -16,6 +16,7 @@ namespace {
 // Passing the region's memory handle spares UCX a registration-cache lookup per operation.
 constexpr uint32_t kCallbackAttrs =
     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMH;
+static_assert(sizeof(RequestSpace) == kRequestSpace);
 
 // The idle-progress thread looks every kIdleCheck (doubling up to kIdleCheckMax while the
 // caller keeps calling, so a busy caller is rarely interrupted); once a whole period passed
@@ -27,11 +28,12 @@ constexpr int kIdleProgressCalls = 64;
 // The most progress calls one poll() makes while they find nothing.
 constexpr int kProgressPerPoll = 32;  // per turn, so the caller never waits long for its turn
 
-ucp_request_param_t send_param(OpSlot& s, ucp_mem_h memh) noexcept {
+// The parameters of a send, put or get: its callback finds the operation's slot in the space UCX
+// reserves in every request (RequestSpace), so an operation that completes in place needs none.
+ucp_request_param_t op_param(ucp_mem_h memh) noexcept {
   ucp_request_param_t p;
-  p.op_attr_mask = kCallbackAttrs;
-  p.cb.send = &UcxTransport::on_send_done;
-  p.user_data = &s;
+  p.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_MEMH;
+  p.cb.send = &UcxTransport::on_op_done;
   p.memh = memh;
   return p;
 }
@@ -94,17 +96,53 @@ inline void UcxTransport::release_credit(Peer& p, Op op) noexcept {
   --used;
 }
 
-// A completion keeps its credit until poll() hands it out, which bounds ring_ by the depths.
+// Inside poll() a completion goes straight into the caller's array and gives its credit back;
+// elsewhere (a post that completed in place, the idle-progress thread, wait_event()) it waits
+// in ring_ and keeps its credit until poll() hands it out, which bounds ring_ by the depths.
+inline void UcxTransport::deliver(const Completion& c) noexcept {
+  if (harvest_left_ > 0) {
+    *harvest_++ = c;
+    --harvest_left_;
+    release_credit(peers_[static_cast<size_t>(c.peer)], c.op);
+  } else {
+    ring_.push(c);
+  }
+}
+
 inline void UcxTransport::finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept {
   if (status == UCS_OK) [[likely]] {
     if (s.signaled)
-      ring_.push({s.wr_id, s.peer, s.op, true, bytes, nullptr});
+      deliver({s.wr_id, s.peer, s.op, true, bytes, nullptr});
     else
       release_credit(peers_[static_cast<size_t>(s.peer)], s.op);
   } else {
-    ring_.push({s.wr_id, s.peer, s.op, false, bytes, ucs_status_string(status)});
+    deliver({s.wr_id, s.peer, s.op, false, bytes, ucs_status_string(status)});
   }
   slots_.give(s);
+}
+
+// A send, put or get just posted with op_param(). Completed in place (the usual case for a
+// small message), it costs nothing more: no slot, and a credit only when its completion is
+// reported. Still in flight, it takes a slot and a credit, and its request points at the slot
+// (UCX calls a send's callback only from progress, never inside the call that posts it, so the
+// slot is in place before the callback can look for it).
+inline Status UcxTransport::track(Peer& p, Op op, uint64_t wr_id, uint64_t bytes, bool signaled,
+                                  ucs_status_ptr_t request, const char* call) noexcept {
+  if (request == nullptr) [[likely]] {
+    if (signaled) {
+      p.sends += 1;
+      ring_.push({wr_id, p.rank, op, true, bytes, nullptr});
+    }
+    return Status::ok;
+  }
+  if (UCS_PTR_IS_ERR(request)) [[unlikely]] {
+    set_error(call, p.rank, ucs_status_string(UCS_PTR_STATUS(request)));
+    return Status::failed;
+  }
+  OpSlot& s = start_op(p, op, wr_id, bytes, signaled);
+  s.request = request;
+  static_cast<RequestSpace*>(request)->slot = &s;
+  return Status::ok;
 }
 
 inline Status UcxTransport::after_post(Peer& p, OpSlot& s, ucs_status_ptr_t request,
@@ -127,6 +165,12 @@ Status UcxTransport::post_failed(Peer& p, OpSlot& s, ucs_status_t status,
   slots_.give(s);
   set_error(call, p.rank, ucs_status_string(status));
   return Status::failed;
+}
+
+void UcxTransport::on_op_done(void* request, ucs_status_t status, void* /*user_data*/) noexcept {
+  OpSlot* s = static_cast<RequestSpace*>(request)->slot;
+  s->owner->finish(*s, status, s->bytes);
+  ucp_request_free(request);
 }
 
 void UcxTransport::on_send_done(void* request, ucs_status_t status, void* user_data) noexcept {
@@ -163,10 +207,9 @@ Status UcxTransport::post_send(int peer, RegionId region, size_t offset, size_t 
   LocalRegion* r = p ? local_range(region, offset, length, "ucp_tag_send_nbx") : nullptr;
   if (r == nullptr) return Status::failed;
   if (p->sends >= opts_.send_depth) return Status::busy;
-  OpSlot& s = start_op(*p, Op::send, wr_id, length, signaled);
-  ucp_request_param_t prm = send_param(s, r->memh.get());
-  return after_post(
-      *p, s,
+  ucp_request_param_t prm = op_param(r->memh.get());
+  return track(
+      *p, Op::send, wr_id, length, signaled,
       ucp_tag_send_nbx(p->ep.get(), r->base + offset, length, make_tag(kDataKind, rank_), &prm),
       "ucp_tag_send_nbx");
 }
@@ -201,14 +244,14 @@ Status UcxTransport::post_write(int peer, RegionId region, size_t offset, size_t
   RemoteRegion* rr = r ? remote_range(*p, region, remote_offset, length, "ucp_put_nbx") : nullptr;
   if (rr == nullptr) return Status::failed;
   if (p->sends >= opts_.send_depth) return Status::busy;
-  OpSlot& s = start_op(*p, Op::write, wr_id, length, signaled);
   const uint64_t raddr = rr->addr + remote_offset;
   if (!signaled) {
-    ucp_request_param_t prm = send_param(s, r->memh.get());
-    return after_post(
-        *p, s, ucp_put_nbx(p->ep.get(), r->base + offset, length, raddr, rr->rkey.get(), &prm),
-        "ucp_put_nbx");
+    ucp_request_param_t prm = op_param(r->memh.get());
+    return track(*p, Op::write, wr_id, length, false,
+                 ucp_put_nbx(p->ep.get(), r->base + offset, length, raddr, rr->rkey.get(), &prm),
+                 "ucp_put_nbx");
   }
+  OpSlot& s = start_op(*p, Op::write, wr_id, length, true);
   // Signaled: complete when the data is at the target. The put's own request is released
   // at once (UCX frees it when done); the flush after it carries the completion.
   ucp_request_param_t put{};
@@ -234,12 +277,11 @@ Status UcxTransport::post_read(int peer, RegionId region, size_t offset, size_t 
   RemoteRegion* rr = r ? remote_range(*p, region, remote_offset, length, "ucp_get_nbx") : nullptr;
   if (rr == nullptr) return Status::failed;
   if (p->sends >= opts_.send_depth) return Status::busy;
-  OpSlot& s = start_op(*p, Op::read, wr_id, length, signaled);
-  ucp_request_param_t prm = send_param(s, r->memh.get());
-  return after_post(*p, s,
-                    ucp_get_nbx(p->ep.get(), r->base + offset, length, rr->addr + remote_offset,
-                                rr->rkey.get(), &prm),
-                    "ucp_get_nbx");
+  ucp_request_param_t prm = op_param(r->memh.get());
+  return track(*p, Op::read, wr_id, length, signaled,
+               ucp_get_nbx(p->ep.get(), r->base + offset, length, rr->addr + remote_offset,
+                           rr->rkey.get(), &prm),
+               "ucp_get_nbx");
 }
 
 // ---- progress ----
@@ -248,23 +290,28 @@ int UcxTransport::poll(std::span<Completion> out) noexcept {
   if (!worker_) return 0;
   CallerTurn turn(gate_);
   note_call();
+  size_t n = 0;
+  for (; n < out.size() && !ring_.empty(); ++n) {  // older completions first
+    out[n] = ring_.pop();
+    release_credit(peers_[static_cast<size_t>(out[n].peer)], out[n].op);
+  }
   // While nothing completes, progress a few times per call: a caller waiting for a completion
   // then spends its time in UCX's loop rather than in the calls around it, which shortens the
   // delay between an arrival and its detection.
+  Completion* const first = out.data() + n;
+  harvest_ = first;
+  harvest_left_ = out.size() - n;
   for (int i = 0; i < kProgressPerPoll; ++i) {
-    if (ucp_worker_progress(worker_.get()) != 0 || !ring_.empty()) break;
+    if (ucp_worker_progress(worker_.get()) != 0 || harvest_ != first || !ring_.empty()) break;
   }
-  int n = 0;
-  while (static_cast<size_t>(n) < out.size() && !ring_.empty()) {
-    Completion c = ring_.pop();
-    release_credit(peers_[c.peer], c.op);
-    out[n++] = c;
-  }
+  n = static_cast<size_t>(harvest_ - out.data());
+  harvest_ = nullptr;
+  harvest_left_ = 0;
   if (n == 0 && fatal_) {
     if (!fatal_error_.empty()) last_error_ = fatal_error_;
     return -1;
   }
-  return n;
+  return static_cast<int>(n);
 }
 
 // Armed, the worker's descriptor becomes readable on the next event; ucp_worker_arm() answers

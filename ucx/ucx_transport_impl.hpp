@@ -33,6 +33,13 @@ inline ucp_tag_t make_tag(ucp_tag_t kind, int sender) noexcept {
   return kind | static_cast<uint32_t>(sender);
 }
 
+// What this transport keeps in the space UCX reserves at the start of every request it returns
+// (ucp_params_t::request_size): the slot of a send, put or get still in flight.
+inline constexpr size_t kRequestSpace = sizeof(void*);
+struct RequestSpace {
+  OpSlot* slot;
+};
+
 struct LocalRegion {
   uint8_t* base = nullptr;
   size_t length = 0;
@@ -89,6 +96,7 @@ class UcxTransport final : public Transport {
   const std::string& last_error() const noexcept override { return last_error_; }
 
   // UCX callbacks (user_data / arg point at an OpSlot or a Peer).
+  static void on_op_done(void* request, ucs_status_t status, void* user_data) noexcept;
   static void on_send_done(void* request, ucs_status_t status, void* user_data) noexcept;
   static void on_recv_done(void* request, ucs_status_t status, const ucp_tag_recv_info_t* info,
                            void* user_data) noexcept;
@@ -140,7 +148,10 @@ class UcxTransport final : public Transport {
   Status after_post(Peer& p, OpSlot& s, ucs_status_ptr_t request, const char* call) noexcept;
   [[gnu::cold]] Status post_failed(Peer& p, OpSlot& s, ucs_status_t status,
                                    const char* call) noexcept;
+  Status track(Peer& p, Op op, uint64_t wr_id, uint64_t bytes, bool signaled,
+               ucs_status_ptr_t request, const char* call) noexcept;
   void finish(OpSlot& s, ucs_status_t status, uint64_t bytes) noexcept;
+  void deliver(const Completion& c) noexcept;
   void release_credit(Peer& p, Op op) noexcept;
   [[gnu::cold]] void set_error(const char* call, int peer, const char* what) noexcept;
   void note_call() noexcept {  // in the caller's turn (gate_)
@@ -164,6 +175,8 @@ class UcxTransport final : public Transport {
   std::vector<Peer> peers_;  // indexed by rank; sized once in connect() (callbacks point in)
   OpSlots slots_;
   CompletionRing ring_;
+  Completion* harvest_ = nullptr;   // inside poll(): where the next completion goes
+  size_t harvest_left_ = 0;         // room left there (0 outside poll())
   std::vector<uint64_t> hello_in_;  // handshake buffers (see handshake())
   uint64_t hello_out_ = 0;
   std::string last_error_;   // written by the caller's thread only

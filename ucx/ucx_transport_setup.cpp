@@ -38,9 +38,11 @@ UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
   retry_count_set_ = apply_finite_rc_retry(config.get(), selection_);
 
   ucp_params_t p{};
-  p.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
+  p.field_mask =
+      UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_REQUEST_SIZE;
   p.features = UCP_FEATURE_TAG | UCP_FEATURE_RMA | (opts_.wakeup ? UCP_FEATURE_WAKEUP : 0);
-  p.mt_workers_shared = 0;  // one worker per context
+  p.mt_workers_shared = 0;         // one worker per context
+  p.request_size = kRequestSpace;  // RequestSpace
   context_ = init_context(p, config, settings_text(selection_));
 
   // Serialized: the caller's thread and the idle-progress thread take turns (gate_).
