@@ -1,6 +1,8 @@
 // Tagged send/recv between two UcxTransports in one process.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <thread>
 #include <tuple>
 
@@ -186,6 +188,57 @@ TEST_P(UcxMessaging, UnsignaledSendsProduceNoCompletion) {
     }
     boot.barrier();
   });
+}
+
+// Sends UCX cannot finish in place (rendezvous: the data waits for the peer's receive) keep
+// their credit until done, unsignaled ones too, and still report nothing; a small send completes
+// in place and holds none (see UcxTransport::track).
+TEST_P(UcxMessaging, SendsInFlightHoldTheirCreditUntilDone) {
+  constexpr uint32_t kDepth = 4;
+  constexpr size_t kSize = size_t{256} << 10;
+  // Rendezvous on every fabric (tcp's automatic threshold may be higher than kSize); each test
+  // runs in a process of its own (ctest), and the variable is removed again below.
+  ASSERT_EQ(setenv("UCX_RNDV_THRESH", "1024", 1), 0);
+  run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
+    TransportOptions o = options_for(GetParam());
+    o.send_depth = kDepth;
+    o.recv_depth = kDepth + 1;
+    auto t = make_ucx_transport(o);
+    std::vector<uint8_t> buf(kSize * (kDepth + 1), 0);
+    fill(buf, 0, kSize, rank);
+    RegionId reg = t->register_memory(buf.data(), buf.size());
+    const int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+    if (rank == 0) {
+      for (uint32_t i = 0; i < kDepth; ++i)
+        ASSERT_EQ(t->post_send(1, reg, 0, kSize, i, false), Status::ok) << t->last_error();
+      Completion c[4];
+      EXPECT_EQ(t->poll(c), 0);  // unsignaled, and not done: the peer has posted nothing
+      EXPECT_EQ(t->post_send(1, reg, 0, 64, 98, false), Status::busy);
+      boot.barrier();  // the peer posts its receives now
+      auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      Status st;
+      while ((st = t->post_send(1, reg, 0, kSize, 99, true)) == Status::busy &&
+             std::chrono::steady_clock::now() < until) {
+        ASSERT_EQ(t->poll(c), 0);  // credits come back without completions
+      }
+      ASSERT_EQ(st, Status::ok) << t->last_error();
+      auto done = wait_completions(*t, 1);
+      ASSERT_EQ(done.size(), 1u);
+      EXPECT_EQ(done[0].wr_id, 99u);
+      EXPECT_EQ(done[0].bytes, kSize);
+    } else {
+      boot.barrier();
+      for (uint32_t i = 0; i <= kDepth; ++i)
+        ASSERT_EQ(t->post_recv(0, reg, kSize * i, kSize, i), Status::ok) << t->last_error();
+      auto done = wait_completions(*t, kDepth + 1);
+      for (const Completion& c : done) EXPECT_EQ(c.bytes, kSize);
+      for (uint32_t i = 0; i <= kDepth; ++i)
+        EXPECT_EQ(first_mismatch(buf, kSize * i, kSize, peer), SIZE_MAX) << "message " << i;
+    }
+    boot.barrier();
+  });
+  unsetenv("UCX_RNDV_THRESH");
 }
 
 INSTANTIATE_TEST_SUITE_P(Fabrics, UcxMessaging, ::testing::ValuesIn(all_fabrics()),
