@@ -1,6 +1,8 @@
 // Preallocated bookkeeping for in-flight operations and their completions, so the datapath
-// never allocates: every operation holds one credit of its peer's depth, so the number of
-// slots and of queued completions is bounded by the sum of all depths, known at connect().
+// never allocates: every operation in flight, and every completion not yet handed out, holds
+// one credit of its peer's depth, so the number of slots and of queued completions is bounded
+// by the sum of all depths, known at connect(). (An operation UCX completes in place and that
+// reports nothing needs neither: see UcxTransport::track.)
 #pragma once
 
 #include <cassert>

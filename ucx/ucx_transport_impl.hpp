@@ -95,7 +95,8 @@ class UcxTransport final : public Transport {
   void wait_event(int64_t max_ns) noexcept override;
   const std::string& last_error() const noexcept override { return last_error_; }
 
-  // UCX callbacks (user_data / arg point at an OpSlot or a Peer).
+  // UCX callbacks (user_data / arg point at an OpSlot or a Peer; on_op_done finds its OpSlot
+  // through the request's RequestSpace).
   static void on_op_done(void* request, ucs_status_t status, void* user_data) noexcept;
   static void on_send_done(void* request, ucs_status_t status, void* user_data) noexcept;
   static void on_recv_done(void* request, ucs_status_t status, const ucp_tag_recv_info_t* info,
