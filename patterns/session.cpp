@@ -41,6 +41,13 @@ void PeerSession::fail(const std::string& what) const {
   throw Error(std::string(t_.name()) + ": " + what);
 }
 
+void PeerSession::failed_completion(const Completion& c, const char* waiting_for) const {
+  std::string what =
+      std::string(to_string(c.op)) + " completion with error: " + (c.error ? c.error : "unknown");
+  if (waiting_for != nullptr) what += std::string(" (while waiting for ") + waiting_for + ")";
+  fail(what);
+}
+
 void PeerSession::check(Status s, const char* op) {
   if (s == Status::failed)
     fail(std::string(op) + " to rank " + std::to_string(peer_) + " failed: " + t_.last_error());
@@ -52,38 +59,32 @@ Completion PeerSession::wait_completion(const char* waiting_for, bool passive) {
     kept_.erase(kept_.begin());
     return k;
   }
-  if (passive) return wait_completion_slowly(waiting_for, passive, 0, Completion{});
-  // The loop a ping-pong spends its time in: one poll and one test per turn; the clock and
-  // the errors are looked at only every kPollsPerClockCheck turns or on a result.
+  if (passive) return wait_completion_slowly(waiting_for, passive);
+  // The loop a ping-pong spends its time in: one poll and one test per turn; the clock is
+  // looked at only every kPollsPerClockCheck turns.
   std::array<Completion, 1> c;
-  for (uint32_t spins = 1;; ++spins) {
+  for (uint32_t spins = 1; spins < kPollsPerClockCheck; ++spins) {
     const int n = t_.poll(c);
     if (n == 1 && c[0].ok) [[likely]]
       return c[0];
-    if (n != 0 || spins % kPollsPerClockCheck == 0) [[unlikely]]
-      return wait_completion_slowly(waiting_for, passive, n, c[0]);
+    if (n != 0) [[unlikely]] {
+      if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
+      failed_completion(c[0], waiting_for);
+    }
   }
+  return wait_completion_slowly(waiting_for, passive);
 }
 
-Completion PeerSession::wait_completion_slowly(const char* waiting_for, bool passive, int n,
-                                               const Completion& c0) {
-  if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
-  if (n == 1) {
-    fail(std::string(to_string(c0.op)) + " completion with error: " +
-         (c0.error ? c0.error : "unknown") + " (while waiting for " + waiting_for + ")");
-  }
+Completion PeerSession::wait_completion_slowly(const char* waiting_for, bool passive) {
   const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
   const int64_t since = now_ns();
   const bool nap = passive && !t_.target_must_poll();
   std::array<Completion, 1> c;
   for (uint32_t spins = 1;; ++spins) {
-    n = t_.poll(c);
+    const int n = t_.poll(c);
     if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
     if (n == 1) {
-      if (!c[0].ok) {
-        fail(std::string(to_string(c[0].op)) + " completion with error: " +
-             (c[0].error ? c[0].error : "unknown") + " (while waiting for " + waiting_for + ")");
-      }
+      if (!c[0].ok) failed_completion(c[0], waiting_for);
       return c[0];
     }
     if (nap ? spins >= kSpinsBeforeNap : spins % kPollsPerClockCheck == 0) {
@@ -108,9 +109,7 @@ uint8_t PeerSession::wait_byte(size_t index, uint8_t a, uint8_t b, const char* w
     int n = t_.poll(c);
     if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
     for (int i = 0; i < n; ++i) {
-      if (!c[i].ok)
-        fail(std::string(to_string(c[i].op)) +
-             " completion with error: " + (c[i].error ? c[i].error : "unknown"));
+      if (!c[i].ok) failed_completion(c[i]);
     }
     if (spins % kPollsPerClockCheck == 0) {
       const int64_t now = now_ns();
@@ -130,9 +129,7 @@ void PeerSession::wait_for_credit(const char* op, int64_t since, uint32_t spins)
   const int n = t_.poll(c);
   if (n < 0) fail(std::string("while waiting to post a ") + op + ": " + t_.last_error());
   for (int i = 0; i < n; ++i) {
-    if (!c[i].ok)
-      fail(std::string(to_string(c[i].op)) +
-           " completion with error: " + (c[i].error ? c[i].error : "unknown"));
+    if (!c[i].ok) failed_completion(c[i]);
     if (c[i].op == Op::recv) kept_.push_back(c[i]);
   }
   const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
@@ -173,9 +170,7 @@ void PeerSession::drain() {
     if (n < 0) fail("while draining completions: " + t_.last_error());
     if (n == 0) return;
     for (int i = 0; i < n; ++i) {
-      if (!c[i].ok)
-        fail(std::string(to_string(c[i].op)) +
-             " completion with error: " + (c[i].error ? c[i].error : "unknown"));
+      if (!c[i].ok) failed_completion(c[i]);
     }
   }
 }

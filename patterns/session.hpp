@@ -72,13 +72,15 @@ class PeerSession {
   // Harvests completions already queued without waiting; a failed one throws.
   void drain();
   [[noreturn]] void fail(const std::string& what) const;
+  // Throws for a failed completion: "<op> completion with error: <text>", followed by
+  // " (while waiting for <waiting_for>)" when that is given.
+  [[noreturn]] void failed_completion(const Completion& c, const char* waiting_for = nullptr) const;
   void check(Status s, const char* op);
 
  private:
-  // wait_completion() past its first kPollsPerClockCheck polls, or on an error (n, c0: the
-  // last poll's result): the timeout, the passive side's naps and the errors.
-  Completion wait_completion_slowly(const char* waiting_for, bool passive, int n,
-                                    const Completion& c0);
+  // wait_completion() past its first kPollsPerClockCheck polls, or from the start when
+  // passive: the same polling, plus the timeout and the passive side's naps.
+  Completion wait_completion_slowly(const char* waiting_for, bool passive);
   void wait_for_credit(const char* op, int64_t since, uint32_t spins);
   [[noreturn]] void stalled(const char* waiting_for) const;
 

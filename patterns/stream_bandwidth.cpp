@@ -60,9 +60,7 @@ class StreamBandwidth final : public Pattern {
         last_progress = now;
         for (int k = 0; k < n; ++k) {
           const Completion& c = comps[k];
-          if (!c.ok)
-            s.fail(std::string(to_string(c.op)) +
-                   " completion with error: " + (c.error ? c.error : "unknown"));
+          if (!c.ok) s.failed_completion(c);
           for (; retired <= c.wr_id; ++retired) m.complete_ns[retired] = now;
         }
       } else if (now_ns() - last_progress > limit) {

@@ -16,7 +16,6 @@ namespace {
 // Passing the region's memory handle spares UCX a registration-cache lookup per operation.
 constexpr uint32_t kCallbackAttrs =
     UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMH;
-static_assert(sizeof(RequestSpace) == kRequestSpace);
 
 // The idle-progress thread looks every kIdleCheck (doubling up to kIdleCheckMax while the
 // caller keeps calling, so a busy caller is rarely interrupted); once a whole period passed

@@ -35,10 +35,10 @@ inline ucp_tag_t make_tag(ucp_tag_t kind, int sender) noexcept {
 
 // What this transport keeps in the space UCX reserves at the start of every request it returns
 // (ucp_params_t::request_size): the slot of a send, put or get still in flight.
-inline constexpr size_t kRequestSpace = sizeof(void*);
 struct RequestSpace {
   OpSlot* slot;
 };
+inline constexpr size_t kRequestSpace = sizeof(RequestSpace);
 
 struct LocalRegion {
   uint8_t* base = nullptr;
