@@ -53,6 +53,7 @@ class OpSlots {
     free_ = static_cast<uint32_t>(&s - slots_.data());
   }
   std::vector<OpSlot>& all() noexcept { return slots_; }
+  const std::vector<OpSlot>& all() const noexcept { return slots_; }
 
  private:
   std::vector<OpSlot> slots_;

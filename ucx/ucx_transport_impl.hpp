@@ -159,6 +159,11 @@ class UcxTransport final : public Transport {
     calls_.store(calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
   void shutdown() noexcept;
+  // Operations to `peer` (any peer when -1) in flight.
+  size_t ops_in_flight(int peer) const noexcept;
+  // Progresses until no operation is in flight (true) or `limit` passed (false).
+  bool drain(std::chrono::milliseconds limit) noexcept;
+  bool close_endpoints() noexcept;
 
   // Progress while the caller is away (ucx_transport_datapath.cpp): a rendezvous send, an RMA
   // over active messages or a reply UCX owes the peer only moves when this worker progresses.

@@ -60,19 +60,60 @@ UcxTransport::~UcxTransport() {
   shutdown();
 }
 
+// Every operation in flight ends before the worker goes: UCX 1.13.1 aborts the process when it
+// destroys an endpoint that still carries a request of the peer error mode (ucp_ep_destroy_base
+// asserts that none is left), which happens to a rendezvous send whose peer quit without posting
+// the receive. A graceful close does not end such a send; a forced one does, once progress has
+// run UCX's purge.
 void UcxTransport::shutdown() noexcept {
   stop_idle_progress();  // from here on only this thread touches the worker
   if (!worker_) return;
-  ucp_worker_h w = worker_.get();
   // Receives nobody will match any more: cancel them so the worker holds no user requests.
   for (OpSlot& s : slots_.all())
-    if (s.in_use && s.request != nullptr && s.op == Op::recv) ucp_request_cancel(w, s.request);
+    if (s.in_use && s.request != nullptr && s.op == Op::recv)
+      ucp_request_cancel(worker_.get(), s.request);
+  // Operations still moving (a peer finishing its receives) end within the limit; what is left
+  // after it waits for a peer that is gone or quitting, and its endpoint is forced closed.
+  drain(Endpoint::kCloseLimit);
   // Remote keys before the endpoints that unpacked them.
   for (Peer& p : peers_) p.regions.clear();
-  // Close every endpoint at once, so peers tearing down together wait for each other once.
+  if (close_endpoints()) drain(Endpoint::kCloseLimit);  // the forced closes' purge
+  if (size_t n = ops_in_flight(-1))
+    std::fprintf(stderr,
+                 "dlcnet: ucx: %zu operation(s) abandoned in flight at shutdown: their peer never "
+                 "finished them and error mode \"none\" cannot end them\n",
+                 n);
+  // The worker goes before slots_ and ring_: nothing may call back into them afterwards.
+  peers_.clear();
+  regions_.clear();
+  worker_.reset();
+  context_.reset();
+}
+
+size_t UcxTransport::ops_in_flight(int peer) const noexcept {
+  size_t n = 0;
+  for (const OpSlot& s : slots_.all()) n += s.in_use && (peer < 0 || s.peer == peer);
+  return n;
+}
+
+bool UcxTransport::drain(std::chrono::milliseconds limit) noexcept {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  do ucp_worker_progress(worker_.get());
+  while (ops_in_flight(-1) > 0 && std::chrono::steady_clock::now() < deadline);
+  return ops_in_flight(-1) == 0;
+}
+
+// Closes every endpoint at once, so peers tearing down together wait for each other once:
+// forced when the peer failed or operations to it are still in flight (error mode "peer" only;
+// without it UCX keeps no request on the endpoint), gracefully otherwise. Returns whether it
+// forced one.
+bool UcxTransport::close_endpoints() noexcept {
+  ucp_worker_h w = worker_.get();
   std::vector<std::pair<int, ucs_status_ptr_t>> closing;
+  bool forced = false;
   for (Peer& p : peers_) {
-    bool force = p.failed && p.err_mode == UCP_ERR_HANDLING_MODE_PEER;
+    bool force = p.err_mode == UCP_ERR_HANDLING_MODE_PEER && (p.failed || ops_in_flight(p.rank));
+    forced = forced || force;
     ucs_status_ptr_t r = p.ep.start_close(force ? UCP_EP_CLOSE_FLAG_FORCE : 0);
     if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.emplace_back(p.rank, r);
   }
@@ -86,12 +127,7 @@ void UcxTransport::shutdown() noexcept {
                    rank, static_cast<long long>(Endpoint::kCloseLimit.count()));
     ucp_request_free(r);
   }
-  ucp_worker_progress(w);  // deliver the cancellations' callbacks while slots_ still exists
-  // The worker goes before slots_ and ring_: nothing may call back into them afterwards.
-  peers_.clear();
-  regions_.clear();
-  worker_.reset();
-  context_.reset();
+  return forced;
 }
 
 RegionId UcxTransport::register_memory(void* addr, size_t length) {

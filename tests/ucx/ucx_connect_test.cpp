@@ -100,6 +100,40 @@ TEST_P(UcxConnect, DeadPeerSurfacesAsAnError) {
   });
 }
 
+// A job quitting early: sends still wait for receives the peer will never post (rendezvous),
+// and both ranks close together. Closing ends those sends and returns in bounded time. (UCX
+// 1.13.1 aborts the process, in ucp_ep_destroy_base, when the worker is destroyed with such a
+// send left on an endpoint of error mode "peer"; a graceful close does not end it.)
+TEST_P(UcxConnect, ClosesWhileSendsWaitForAPeerThatQuits) {
+  constexpr uint32_t kDepth = 4;
+  constexpr size_t kSize = size_t{64} << 10;
+  // Rendezvous on every fabric; each test runs in a process of its own (ctest).
+  ASSERT_EQ(setenv("UCX_RNDV_THRESH", "1024", 1), 0);
+  for (int round = 0; round < 2; ++round) {
+    run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
+      TransportOptions o = options_for(GetParam());
+      o.send_depth = kDepth;
+      auto t = make_ucx_transport(o);
+      std::vector<uint8_t> buf(kSize);
+      RegionId reg = t->register_memory(buf.data(), buf.size());
+      const int peer = 1 - rank;
+      t->connect(boot, std::span<const int>(&peer, 1));
+      if (rank == 0) {
+        for (uint32_t i = 0; i < kDepth; ++i)
+          ASSERT_EQ(t->post_send(1, reg, 0, kSize, i, false), Status::ok) << t->last_error();
+        Completion c[4];
+        EXPECT_EQ(t->poll(c), 0);  // the sends wait: the peer posts no receive
+      }
+      boot.barrier();
+      auto t0 = std::chrono::steady_clock::now();
+      t.reset();
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5))
+          << "rank " << rank << ", round " << round;
+    });
+  }
+  unsetenv("UCX_RNDV_THRESH");
+}
+
 INSTANTIATE_TEST_SUITE_P(Fabrics, UcxConnect, ::testing::ValuesIn(all_fabrics()),
                          [](const auto& tp) { return tp.param.name; });
 
