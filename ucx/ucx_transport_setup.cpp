@@ -81,8 +81,9 @@ void UcxTransport::shutdown() noexcept {
   if (size_t n = ops_in_flight(-1))
     std::fprintf(stderr,
                  "dlcnet: ucx: %zu operation(s) abandoned in flight at shutdown: their peer never "
-                 "finished them and error mode \"none\" cannot end them\n",
-                 n);
+                 "finished them, and UCX could not end them within %lld ms (it cannot at all on an "
+                 "endpoint without error mode \"peer\")\n",
+                 n, static_cast<long long>(Endpoint::kCloseLimit.count()));
   // The worker goes before slots_ and ring_: nothing may call back into them afterwards.
   peers_.clear();
   regions_.clear();
