@@ -118,12 +118,7 @@ TEST_P(UcxConnect, ClosesWhileSendsWaitForAPeerThatQuits) {
       RegionId reg = t->register_memory(buf.data(), buf.size());
       const int peer = 1 - rank;
       t->connect(boot, std::span<const int>(&peer, 1));
-      if (rank == 0) {
-        for (uint32_t i = 0; i < kDepth; ++i)
-          ASSERT_EQ(t->post_send(1, reg, 0, kSize, i, false), Status::ok) << t->last_error();
-        Completion c[4];
-        EXPECT_EQ(t->poll(c), 0);  // the sends wait: the peer posts no receive
-      }
+      if (rank == 0) post_sends_the_peer_holds(*t, reg, kDepth, kSize);
       boot.barrier();
       auto t0 = std::chrono::steady_clock::now();
       t.reset();

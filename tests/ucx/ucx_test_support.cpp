@@ -82,6 +82,13 @@ std::vector<Completion> wait_completions(Transport& t, size_t count,
   return got;
 }
 
+void post_sends_the_peer_holds(Transport& t, RegionId reg, uint32_t count, size_t size) {
+  for (uint32_t i = 0; i < count; ++i)
+    ASSERT_EQ(t.post_send(1, reg, 0, size, i, false), Status::ok) << t.last_error();
+  Completion c[4];
+  EXPECT_EQ(t.poll(c), 0);  // unsignaled, and not done: the peer has posted nothing
+}
+
 void post_or_throw(Transport& t, const std::function<Status()>& post, const char* what) {
   Status s = post();
   if (s != Status::ok)

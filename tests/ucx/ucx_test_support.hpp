@@ -45,6 +45,11 @@ void run_ranks_ok(int ranks, const std::function<void(int, Bootstrap&)>& fn);
 std::vector<Completion> wait_completions(
     Transport& t, size_t count, std::chrono::milliseconds limit = std::chrono::seconds(20));
 
+// Posts `count` unsignaled sends of `size` bytes from region `reg` to rank 1, which has posted
+// no receive: with UCX_RNDV_THRESH below `size` they stay in flight (rendezvous). Fails the test
+// unless every post is ok and poll() then reports nothing.
+void post_sends_the_peer_holds(Transport& t, RegionId reg, uint32_t count, size_t size);
+
 // Throws std::runtime_error naming `what` unless post() answers Status::ok.
 void post_or_throw(Transport& t, const std::function<Status()>& post, const char* what);
 
