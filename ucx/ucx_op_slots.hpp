@@ -44,20 +44,26 @@ class OpSlots {
     free_ = s.next_free;
     s.in_use = true;
     s.request = nullptr;
+    ++in_use_;
     return s;
   }
   void give(OpSlot& s) noexcept {
+    assert(s.in_use && in_use_ > 0);
+    --in_use_;
     s.in_use = false;
     s.request = nullptr;
     s.next_free = free_;
     free_ = static_cast<uint32_t>(&s - slots_.data());
   }
+  // Slots taken and not given back: operations in flight.
+  size_t in_use() const noexcept { return in_use_; }
   std::vector<OpSlot>& all() noexcept { return slots_; }
   const std::vector<OpSlot>& all() const noexcept { return slots_; }
 
  private:
   std::vector<OpSlot> slots_;
   uint32_t free_ = 0;
+  size_t in_use_ = 0;
 };
 
 // Fixed-capacity FIFO of completions the callbacks produced and poll() has not handed out.

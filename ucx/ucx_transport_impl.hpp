@@ -159,8 +159,8 @@ class UcxTransport final : public Transport {
     calls_.store(calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
   void shutdown() noexcept;
-  // Operations to `peer` (any peer when -1) in flight.
-  size_t ops_in_flight(int peer) const noexcept;
+  // Operations in flight, per peer rank (indexed like peers_): one pass over the slots.
+  std::vector<uint32_t> ops_in_flight_per_peer() const;
   // Progresses until no operation is in flight (true) or `limit` passed (false).
   bool drain(std::chrono::milliseconds limit) noexcept;
   bool close_endpoints() noexcept;

@@ -78,7 +78,7 @@ void UcxTransport::shutdown() noexcept {
   // Remote keys before the endpoints that unpacked them.
   for (Peer& p : peers_) p.regions.clear();
   if (close_endpoints()) drain(Endpoint::kCloseLimit);  // the forced closes' purge
-  if (size_t n = ops_in_flight(-1))
+  if (size_t n = slots_.in_use())
     std::fprintf(stderr,
                  "dlcnet: ucx: %zu operation(s) abandoned in flight at shutdown: their peer never "
                  "finished them, and UCX could not end them within %lld ms (it cannot at all on an "
@@ -91,17 +91,18 @@ void UcxTransport::shutdown() noexcept {
   context_.reset();
 }
 
-size_t UcxTransport::ops_in_flight(int peer) const noexcept {
-  size_t n = 0;
-  for (const OpSlot& s : slots_.all()) n += s.in_use && (peer < 0 || s.peer == peer);
+std::vector<uint32_t> UcxTransport::ops_in_flight_per_peer() const {
+  std::vector<uint32_t> n(peers_.size(), 0);
+  for (const OpSlot& s : slots_.all())
+    if (s.in_use) ++n[static_cast<size_t>(s.peer)];
   return n;
 }
 
 bool UcxTransport::drain(std::chrono::milliseconds limit) noexcept {
   auto deadline = std::chrono::steady_clock::now() + limit;
   do ucp_worker_progress(worker_.get());
-  while (ops_in_flight(-1) > 0 && std::chrono::steady_clock::now() < deadline);
-  return ops_in_flight(-1) == 0;
+  while (slots_.in_use() > 0 && std::chrono::steady_clock::now() < deadline);
+  return slots_.in_use() == 0;
 }
 
 // Closes every endpoint at once, so peers tearing down together wait for each other once:
@@ -110,10 +111,13 @@ bool UcxTransport::drain(std::chrono::milliseconds limit) noexcept {
 // forced one.
 bool UcxTransport::close_endpoints() noexcept {
   ucp_worker_h w = worker_.get();
+  const std::vector<uint32_t> in_flight = ops_in_flight_per_peer();
   std::vector<std::pair<int, ucs_status_ptr_t>> closing;
   bool forced = false;
   for (Peer& p : peers_) {
-    bool force = p.err_mode == UCP_ERR_HANDLING_MODE_PEER && (p.failed || ops_in_flight(p.rank));
+    if (p.rank < 0) continue;  // not one of this rank's peers: no endpoint
+    bool force = p.err_mode == UCP_ERR_HANDLING_MODE_PEER &&
+                 (p.failed || in_flight[static_cast<size_t>(p.rank)] > 0);
     forced = forced || force;
     ucs_status_ptr_t r = p.ep.start_close(force ? UCP_EP_CLOSE_FLAG_FORCE : 0);
     if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.emplace_back(p.rank, r);
