@@ -1,7 +1,7 @@
 #include "replay/replay_json.hpp"
 
 #include "replay/replay_console.hpp"
-#include "replay/trace_stats_report.hpp"
+#include "trace/trace_stats_report.hpp"
 
 namespace dlcnet::replay {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "replay/trace_model.hpp"
+#include "trace/trace_model.hpp"
 
 namespace dlcnet::replay {
 

@@ -13,7 +13,7 @@
 #include "replay/replay_rank_map.hpp"
 #include "replay/replay_results.hpp"
 #include "replay/replay_timeline.hpp"
-#include "replay/trace_stats.hpp"
+#include "trace/trace_stats.hpp"
 
 namespace dlcnet::replay {
 

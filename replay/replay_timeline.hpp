@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "replay/trace_model.hpp"
+#include "trace/trace_model.hpp"
 
 namespace dlcnet::replay {
 

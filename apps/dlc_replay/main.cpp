@@ -8,7 +8,7 @@
 #include "replay/replay_log.hpp"
 #include "replay/replay_rank_map.hpp"
 #include "replay/replay_spawn.hpp"
-#include "replay/trace_loader.hpp"
+#include "trace/trace_loader.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include "replay/replay_engine.hpp"
 #include "replay/replay_fct.hpp"
 #include "replay/replay_json.hpp"
-#include "replay/trace_loader.hpp"
+#include "trace/trace_loader.hpp"
 
 namespace dlcnet::replay {
 namespace {

@@ -9,8 +9,8 @@
 #include "apps/dlc_trace/commands.hpp"
 #include "core/clock.hpp"
 #include "core/run_context.hpp"
-#include "replay/trace_loader.hpp"
-#include "replay/trace_stats_report.hpp"
+#include "trace/trace_loader.hpp"
+#include "trace/trace_stats_report.hpp"
 
 namespace dlcnet::trace::cli {
 namespace {

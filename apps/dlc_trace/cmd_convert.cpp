@@ -6,8 +6,8 @@
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
-#include "replay/trace_native.hpp"
-#include "replay/trace_sketch_writer.hpp"
+#include "trace/trace_native.hpp"
+#include "trace/trace_sketch_writer.hpp"
 
 namespace dlcnet::trace::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "core/run_context.hpp"
-#include "replay/trace_stats.hpp"
-#include "replay/trace_stats_report.hpp"
+#include "trace/trace_stats.hpp"
+#include "trace/trace_stats_report.hpp"
 
 namespace dlcnet::trace::cli {
 namespace {

@@ -9,8 +9,8 @@
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
-#include "replay/trace_sketch_writer.hpp"
-#include "replay/trace_synth.hpp"
+#include "trace/trace_sketch_writer.hpp"
+#include "trace/trace_synth.hpp"
 
 namespace dlcnet::trace::cli {
 namespace {

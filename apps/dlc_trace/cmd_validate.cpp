@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "apps/dlc_trace/commands.hpp"
-#include "replay/trace_loader.hpp"
+#include "trace/trace_loader.hpp"
 
 namespace dlcnet::trace::cli {
 namespace {

@@ -1,5 +1,5 @@
 // The dlc-trace subcommands. Each file adds one subcommand to the CLI and runs it; the work
-// itself is in the dlcnet_trace library (replay/trace_*.hpp).
+// itself is in the dlcnet_trace library (trace/trace_*.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-#include "replay/trace_loader.hpp"
+#include "trace/trace_loader.hpp"
 
 namespace dlcnet::trace::cli {
 

@@ -11,7 +11,7 @@
 #include "core/clock.hpp"
 #include "core/inprocess_bootstrap.hpp"
 #include "replay/replay_clock_sync.hpp"
-#include "replay/trace_synth.hpp"
+#include "trace/trace_synth.hpp"
 #include "ucx/ucx_transport.hpp"
 
 namespace dlcnet::replay {

@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "core/error.hpp"
-#include "replay/trace_loader.hpp"
-#include "replay/trace_synth.hpp"
+#include "trace/trace_loader.hpp"
+#include "trace/trace_synth.hpp"
 
 namespace dlcnet::replay {
 namespace {

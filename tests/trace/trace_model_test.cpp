@@ -1,8 +1,8 @@
-#include "replay/trace_model.hpp"
+#include "trace/trace_model.hpp"
 
 #include <gtest/gtest.h>
 
-#include "replay/trace_channels.hpp"
+#include "trace/trace_channels.hpp"
 
 namespace dlcnet::trace {
 namespace {

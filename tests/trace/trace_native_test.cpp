@@ -1,10 +1,10 @@
 // The native CSV format: round trips with SketchDLC, and its own rejections.
-#include "replay/trace_native.hpp"
+#include "trace/trace_native.hpp"
 
 #include <gtest/gtest.h>
 
-#include "replay/trace_sketch_writer.hpp"
 #include "tests/trace/trace_test_util.hpp"
+#include "trace/trace_sketch_writer.hpp"
 
 namespace dlcnet::trace {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
-#include "replay/trace_fast_text.hpp"
 #include "tests/trace/trace_test_util.hpp"
+#include "trace/trace_fast_text.hpp"
 
 namespace dlcnet::trace {
 namespace {

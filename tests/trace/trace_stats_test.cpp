@@ -1,12 +1,12 @@
 // The paper's overheads on the hand-written job, whose times were chosen by hand: worker
 // iterations start 500 us after the last pull reply, push for 20 us; servers update a key
 // 40 us after its last push and answer a pull in 3 us.
-#include "replay/trace_stats.hpp"
+#include "trace/trace_stats.hpp"
 
 #include <gtest/gtest.h>
 
-#include "replay/trace_stats_report.hpp"
 #include "tests/trace/trace_test_util.hpp"
+#include "trace/trace_stats_report.hpp"
 
 namespace dlcnet::trace {
 namespace {

@@ -1,14 +1,14 @@
 // dlc-trace synth: valid, reproducible, and its statistics give back what was configured.
-#include "replay/trace_synth.hpp"
+#include "trace/trace_synth.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "replay/trace_sketch_writer.hpp"
-#include "replay/trace_stats.hpp"
 #include "tests/trace/trace_test_util.hpp"
+#include "trace/trace_sketch_writer.hpp"
+#include "trace/trace_stats.hpp"
 
 namespace dlcnet::trace {
 namespace {

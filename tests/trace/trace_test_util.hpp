@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "replay/trace_loader.hpp"
-#include "replay/trace_model.hpp"
+#include "trace/trace_loader.hpp"
+#include "trace/trace_model.hpp"
 
 namespace dlcnet::trace::test {
 
