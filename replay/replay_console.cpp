@@ -44,6 +44,18 @@ void print_clocks(std::ostream& out, const ReplayReport& r) {
         << " run on rank 0's kernel: offsets through CLOCK_MONOTONIC, +/- "
         << fixed(bound * 1e-3, 2) << " us\n";
   }
+  const ReleaseReport& rel = r.release;
+  if (rel.ranks.size() > 1) {
+    out << "# release: ";
+    if (rel.mode == Release::instant) {
+      out << "at an instant " << signed_duration(rel.lead_ns) << " ahead on rank 0's clock";
+    } else {
+      out << "by the bootstrap barrier";
+    }
+    out << "; ranks started within " << signed_duration(rel.skew_ns) << " +/- "
+        << fixed(rel.skew_bound_ns * 1e-3, 1) << " us of each other (latest: rank "
+        << rel.latest_rank << ")\n";
+  }
 }
 
 void print_iterations(std::ostream& out, const ReplayReport& r) {

@@ -14,20 +14,6 @@ const char* to_string(Mode m) noexcept {
   return "?";
 }
 
-const char* to_string(Idle i) noexcept {
-  switch (i) {
-    case Idle::spin:
-      return "spin";
-    case Idle::yield:
-      return "yield";
-    case Idle::sleep:
-      return "sleep";
-    case Idle::block:
-      return "block";
-  }
-  return "?";
-}
-
 const char* to_string(Transfer t) noexcept {
   return t == Transfer::write ? "write" : "send";
 }

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/idle.hpp"
+
 namespace dlcnet::replay {
 
 // When a record of the trace is posted (docs/replay.md, "Replay semantics"):
@@ -17,15 +19,7 @@ enum class Mode : uint8_t { dag, timed, asap };
 // into the receiver's landing area followed by a zero-byte notification send.
 enum class Transfer : uint8_t { send, write };
 
-// What a rank does while nothing is due: spin on the transport (lowest latency), yield the CPU
-// between polls (ranks sharing CPUs), sleep in short naps once idle for a while (emulated
-// guests, where a spinning vCPU takes a host core from the ones doing the work), or block on
-// the transport's events until shortly before the next post is due and spin from there (ranks
-// sharing CPUs, on a transport that can wait for events: Transport::can_wait_event()).
-enum class Idle : uint8_t { spin, yield, sleep, block };
-
 const char* to_string(Mode m) noexcept;
-const char* to_string(Idle i) noexcept;
 const char* to_string(Transfer t) noexcept;
 std::optional<Mode> mode_from_string(std::string_view s) noexcept;
 std::optional<Transfer> transfer_from_string(std::string_view s) noexcept;

@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/clock_model.hpp"
+#include "core/clock_sync.hpp"
+#include "core/release_report.hpp"
 #include "core/stats.hpp"
-#include "replay/replay_clock.hpp"
-#include "replay/replay_clock_sync.hpp"
 #include "replay/replay_options.hpp"
 #include "replay/replay_rank_map.hpp"
 #include "replay/replay_results.hpp"
@@ -24,13 +25,6 @@ struct PairLatency {
   double bound_s = 0;  // every one-way latency of the pair is within this of the truth
 };
 
-struct ClockReport {
-  HostIdentity host;
-  OffsetEstimate before, after;                // ping-pong estimates
-  OffsetEstimate kernel_before, kernel_after;  // through CLOCK_MONOTONIC (same kernel only)
-  ClockModel model;                            // what the latencies use
-};
-
 struct ReplayReport {
   // What ran.
   std::vector<std::string> inputs;
@@ -43,6 +37,7 @@ struct ReplayReport {
   // Measured.
   std::vector<RankReport> ranks;
   std::vector<ClockReport> clocks;
+  ReleaseReport release;    // how the ranks started, on rank 0's clock
   std::vector<Flow> flows;  // every message, as its receiver saw it
   std::vector<PairLatency> pairs;
   LatencySummary sched_error_s, order_hold_s;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/bytes.hpp"
-#include "replay/replay_clock.hpp"
+#include "core/clock_model.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_plan.hpp"
 

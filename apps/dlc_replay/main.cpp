@@ -5,9 +5,9 @@
 
 #include "apps/dlc_replay/options.hpp"
 #include "core/error.hpp"
-#include "replay/replay_log.hpp"
+#include "core/log_line.hpp"
+#include "launch/spawn.hpp"
 #include "replay/replay_rank_map.hpp"
-#include "replay/replay_spawn.hpp"
 #include "trace/trace_loader.hpp"
 
 namespace {

@@ -10,15 +10,12 @@ namespace dlcnet::replay::cli {
 namespace {
 
 void validate(Options& o, const std::string& mode, const std::string& op, const std::string& idle,
-              int rank, int world) {
+              const std::string& release, int rank, int world) {
   RunOptions& r = o.run;
   r.plan.mode = *mode_from_string(mode);
   r.plan.transfer = *transfer_from_string(op);
-  r.idle = idle == "spin"    ? IdlePolicy::spin
-           : idle == "yield" ? IdlePolicy::yield
-           : idle == "sleep" ? IdlePolicy::sleep
-           : idle == "block" ? IdlePolicy::block
-                             : IdlePolicy::automatic;
+  r.idle = *idle_policy_from_string(idle);
+  r.release = *release_from_string(release);
   if (r.plan.time_scale < 0) throw Error("--time-scale: must be 0 or more");
   if (r.timeout_s < 1) throw Error("--timeout: at least 1 second");
   if (r.clock_samples < 1 || r.clock_samples > 100) throw Error("--clock-samples: 1 to 100");
@@ -39,7 +36,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   CLI::App app{
       "dlc-replay: replay a DLC trace's messages over verbs or UCX, one process per trace "
       "node, and report what every message experienced"};
-  std::string mode = "dag", op = "send", idle = "auto", part_text;
+  std::string mode = "dag", op = "send", idle = "auto", release = "instant", part_text;
   int rank = -1, world = -1;
   uint64_t token = 0;
   app.add_option("job", r.inputs, "job directory (or trace files)")->required();
@@ -98,6 +95,12 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "else spin)")
       ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}))
       ->capture_default_str();
+  app.add_option("--release", release,
+                 "how the ranks start replaying: at a common instant on rank 0's clock (through "
+                 "the clock alignment), or as a bootstrap barrier releases them (one after the "
+                 "other, low ranks first)")
+      ->check(CLI::IsMember({"instant", "barrier"}))
+      ->capture_default_str();
   app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");
   app.add_option("--fault-rank", r.fault_rank)->group("");    // tests: kill this rank...
   app.add_option("--fault-after", r.fault_after)->group("");  // ...after this many completions
@@ -115,7 +118,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       if (r.part_limit < 4) throw Error("--part-bytes: at least 4 bytes");
     }
     if (r.transport.send_depth == 0) throw Error("-t: at least 1");
-    validate(o, mode, op, idle, rank, world);
+    validate(o, mode, op, idle, release, rank, world);
   } catch (const Error& e) {
     std::cerr << "dlc-replay: " << e.what() << '\n';
     return {std::nullopt, 2};

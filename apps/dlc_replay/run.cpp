@@ -12,8 +12,8 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/run_context.hpp"
-#include "core/tcp_bootstrap.hpp"
 #include "core/wire.hpp"
+#include "launch/job.hpp"
 #include "launch/transport_select.hpp"
 #include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
@@ -26,72 +26,9 @@ namespace {
 
 constexpr uint64_t kMaxPart = uint64_t{1} << 30;  // lengths travel as 32-bit in verbs
 
-// Every rank must replay the same job with the same options, or channels would mismatch.
-// Returns the part size every rank can carry.
-uint64_t agree(Bootstrap& boot, uint64_t fingerprint, uint64_t max_message) {
-  WireWriter w;
-  w.u64(fingerprint).u64(max_message);
-  const std::vector<Bytes> all = boot.allgather(w.bytes());
-  uint64_t part = kMaxPart;
-  std::string differ;
-  for (size_t r = 0; r < all.size(); ++r) {
-    WireReader rd(all[r], "plan of rank " + std::to_string(r));
-    const uint64_t fp = rd.u64("fingerprint");
-    part = std::min(part, rd.u64("max message"));
-    rd.expect_end();
-    if (fp != fingerprint) differ += (differ.empty() ? "" : ", ") + std::to_string(r);
-  }
-  if (!differ.empty()) {
-    throw Error("rank" + std::string(differ.find(',') == std::string::npos ? " " : "s ") + differ +
-                " replay" + (differ.find(',') == std::string::npos ? "s" : "") +
-                " another job or with other options (mode, op, iterations, map): start every "
-                "rank with the same job and options");
-  }
-  return part;
-}
-
-bool same_kernel(const std::vector<HostIdentity>& hosts, size_t r) {
-  return !hosts[r].boot_id.empty() && hosts[r].boot_id == hosts[0].boot_id;
-}
-
-// Rank 0's clock is the reference; ranks on its kernel go through CLOCK_MONOTONIC; the others
-// through the ping-pongs.
-std::vector<ClockModel> clock_models(const std::vector<HostIdentity>& hosts,
-                                     const ClockRound& before, const ClockRound& after) {
-  std::vector<ClockModel> m(hosts.size());
-  for (size_t r = 0; r < hosts.size(); ++r) {
-    if (r == 0) {
-      m[r] = same_clock_model();
-    } else if (same_kernel(hosts, r)) {
-      m[r] = fit_clock(before.via_kernel(r), after.via_kernel(r));
-      m[r].same_clock = true;
-    } else {
-      m[r] = fit_clock(before.pingpong[r], after.pingpong[r]);
-    }
-  }
-  return m;
-}
-
-Idle idle_policy(IdlePolicy p, const std::vector<HostIdentity>& hosts, int rank,
-                 const Transport& t) {
-  if (p == IdlePolicy::spin) return Idle::spin;
-  if (p == IdlePolicy::yield) return Idle::yield;
-  if (p == IdlePolicy::sleep) return Idle::sleep;
-  if (p == IdlePolicy::block) return t.can_wait_event() ? Idle::block : Idle::yield;
-  const auto local = std::count_if(hosts.begin(), hosts.end(), [&](const HostIdentity& h) {
-    return h.boot_id == hosts[static_cast<size_t>(rank)].boot_id;
-  });
-  // As many spinning ranks as CPUs already starve the kernel's own work (Soft-RoCE does its
-  // protocol processing in kernel threads): yield then too. Yielding costs a system call when
-  // nothing else wants the CPU. (Blocking on events used half the CPU time but posted later on
-  // this project's 2-CPU virtual machine, whose wake-ups are slow: docs/replay.md, Fidelity.)
-  return local >= static_cast<long>(std::max(1u, std::thread::hardware_concurrency())) ? Idle::yield
-                                                                                       : Idle::spin;
-}
-
-// Everything after the bootstrap: transport, plan, clocks, the replay and the reports.
-int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job,
-                  const RankMap& map, int argc, const char* const* argv);
+// Everything after the join: transport, plan, clocks, the replay and the reports.
+int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const RankMap& map, int argc,
+                  const char* const* argv);
 
 }  // namespace
 
@@ -119,30 +56,30 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
                 " servers) but the world has " + std::to_string(o.world_size) +
                 " ranks: start one rank per node (or use --spawn)");
   }
-  const auto timeout = std::chrono::seconds(o.timeout_s);
-  TcpBootstrapConfig bc;
-  bc.rank = o.rank;
-  bc.size = o.world_size;
-  bc.coordinator_host = o.coordinator_host;
-  bc.port = o.port;
-  bc.job_token = o.job_token;
-  bc.join_timeout = timeout;
-  bc.op_timeout = timeout;
-  TcpBootstrap boot(bc);
-  boot.join();
+  JobConfig jc;
+  jc.rank = o.rank;
+  jc.world_size = o.world_size;
+  jc.coordinator_host = o.coordinator_host;
+  jc.port = o.port;
+  jc.job_token = o.job_token;
+  jc.rank_source = o.rank_source;
+  jc.timeout = std::chrono::seconds(o.timeout_s);
+  jc.clock_samples = o.clock_samples;
+  Job jl(jc);
+  jl.join();
   try {
-    return replay_joined(o, boot, job, map, argc, argv);
+    return replay_joined(o, jl, job, map, argc, argv);
   } catch (const std::exception& e) {
     // Agree on the job's first cause with the other ranks, so that every rank names the rank
     // that died rather than a survivor that exited a moment earlier because of it.
-    throw Error(boot.settle_failure(e.what()));
+    throw Error(jl.settle_failure(e.what()));
   }
 }
 
 namespace {
 
-int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job,
-                  const RankMap& map, int argc, const char* const* argv) {
+int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const RankMap& map, int argc,
+                  const char* const* argv) {
   const auto timeout = std::chrono::seconds(o.timeout_s);
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
@@ -152,21 +89,26 @@ int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
 
+  // Every rank must replay the same job with the same options, or channels would mismatch;
+  // the part size is the smallest every rank's transport can carry.
   PlanOptions popts = o.plan;
   const Copies copies = Copies::make(job, popts.iterations);
   popts.part_bytes = 0;
   uint64_t part = std::min<uint64_t>(t.max_message_size(), kMaxPart);
   if (o.part_limit > 0) part = std::min(part, o.part_limit);
-  popts.part_bytes = agree(boot, plan_fingerprint(job, map, popts, copies), part);
+  constexpr std::string_view kDiffer =
+      " another job or with other options (mode, op, iterations, map): start every rank with "
+      "the same job and options";
+  popts.part_bytes = jl.agree(plan_fingerprint(job, map, popts, copies), part,
+                              "replays" + std::string(kDiffer), "replay" + std::string(kDiffer));
   const RankPlan plan = build_rank_plan(job, map, o.rank, popts, copies);
 
   // The transport's own memory, freed with it after its teardown progressed the last messages.
   const RegionId region = t.allocate_memory(std::max<uint64_t>(plan.region_bytes, 1)).region;
-  t.connect(boot, plan.peers);
+  jl.connect(t, plan.peers);
 
-  const std::vector<HostIdentity> hosts = exchange_identities(boot);
-  const Idle idle = idle_policy(o.idle, hosts, o.rank, t);
-  const auto before = measure_offsets(t, boot, region, o.clock_samples, timeout, idle);
+  const Idle idle = jl.idle_for(o.idle, t);
+  jl.align_clocks(t, region, idle);
 
   std::unique_ptr<RecordWriter> records;
   if (!o.records_path.empty()) {
@@ -186,21 +128,19 @@ int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job
   ec.fault_after = o.fault_rank == o.rank ? o.fault_after : -1;
   ec.records = records.get();
   ec.rank_name = name;
-  Engine engine(plan, t, boot, region, ec);
+  Engine engine(plan, t, jl.bootstrap(), region, ec);
   engine.prepare();
-  boot.barrier();
-  const EngineResult result = engine.run(now_ns());
-  boot.barrier();
-  const auto after = measure_offsets(t, boot, region, o.clock_samples, timeout, idle);
-  const std::vector<ClockModel> clocks = clock_models(hosts, before, after);
+  const EngineResult result = engine.run(jl.release(o.release, idle));
+  jl.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
+  jl.align_clocks(t, region, idle);
+  const std::vector<ClockModel> clocks = jl.clock_models();
+  const ReleaseReport release = jl.release_report();
 
-  const std::vector<Bytes> posts = boot.alltoall(encode_post_times(plan, result));
+  const std::vector<Bytes> posts = jl.bootstrap().alltoall(encode_post_times(plan, result));
   const RankReport mine = make_rank_report(plan, result, posts, clocks);
-  std::vector<Bytes> to_root(static_cast<size_t>(o.world_size));
-  to_root[0] = encode_report(mine);
-  std::vector<Bytes> gathered = boot.alltoall(to_root);
+  std::vector<Bytes> gathered = jl.gather(encode_report(mine));
 
-  uint8_t ok = 1;
+  bool ok = true;
   if (o.rank == 0) {
     ReplayReport rep;
     rep.inputs = o.inputs;
@@ -212,18 +152,8 @@ int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job
     rep.rank_source = o.rank_source;
     rep.ranks.push_back(mine);
     for (int r = 1; r < o.world_size; ++r) rep.ranks.push_back(decode_report(gathered[r], r));
-    for (int r = 0; r < o.world_size; ++r) {
-      ClockReport c;
-      c.host = hosts[r];
-      c.before = before.pingpong[r];
-      c.after = after.pingpong[r];
-      if (same_kernel(hosts, r)) {
-        c.kernel_before = before.via_kernel(r);
-        c.kernel_after = after.via_kernel(r);
-      }
-      c.model = clocks[r];
-      rep.clocks.push_back(c);
-    }
+    rep.clocks = jl.clock_reports();
+    rep.release = release;
     analyse(rep, job, map);
     print_report(std::cout, rep, job, map);
     std::cout.flush();
@@ -241,11 +171,13 @@ int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job
       nlohmann::json ctx = make_run_context("dlc-replay", argc, argv);
       ctx["transport"] = t.describe();
       ctx["transport_selection"] = choice.to_json();
-      ctx["coordinator"] = o.coordinator_host + ":" + std::to_string(boot.port());
+      ctx["coordinator"] = o.coordinator_host + ":" + std::to_string(jl.port());
       ctx["idle"] = to_string(idle);
       ctx["send_depth"] = topts.send_depth;
       ctx["recv_ahead"] = o.recv_ahead;
       doc["context"] = ctx;
+      doc["phases_s"] = jl.phases_json();
+      doc["release"] = release.to_json();
       nlohmann::json files = nlohmann::json::array();
       for (int r = 0; r < o.world_size && !o.records_path.empty(); ++r) {
         files.push_back(rank_path(o.records_path, r, o.world_size));
@@ -255,11 +187,10 @@ int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job
           {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)}};
       write_json_file(o.json_path, doc);
     }
-    ok = rep.ok ? 1 : 0;
+    ok = rep.ok;
   }
   // Every rank exits with the verdict, so launchers (mpirun, srun) report a failed replay.
-  const std::vector<Bytes> verdict = boot.allgather(Bytes{ok});
-  return verdict[0].size() == 1 && verdict[0][0] == 1 ? 0 : 1;
+  return jl.verdict(ok);
 }
 
 }  // namespace

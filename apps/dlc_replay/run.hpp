@@ -1,16 +1,16 @@
-// One rank of a replay from start to end: load the job, join the bootstrap, open and connect
-// the transport, align clocks, replay, align clocks again, gather at rank 0 and report.
+// One rank of a replay from start to end, on the job layer (launch/job.hpp): load the job,
+// join, agree, open and connect the transport, align clocks, release, replay, align clocks
+// again, gather at rank 0 and report.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "core/transport.hpp"
+#include "launch/job.hpp"
 #include "replay/replay_options.hpp"
 
 namespace dlcnet::replay {
-
-enum class IdlePolicy { automatic, spin, yield, sleep, block };
 
 struct RunOptions {
   std::vector<std::string> inputs;  // job directory or files
@@ -32,6 +32,7 @@ struct RunOptions {
   uint32_t recv_ahead = 64;
   uint64_t part_limit = 0;  // split messages above this (0: the transport's maximum)
   IdlePolicy idle = IdlePolicy::automatic;
+  Release release = Release::instant;
   bool quiet = false;
   int fault_rank = -1;  // test hook: this rank kills itself after fault_after completions
   int64_t fault_after = -1;

@@ -10,7 +10,7 @@
 
 #include "core/clock.hpp"
 #include "core/inprocess_bootstrap.hpp"
-#include "replay/replay_clock_sync.hpp"
+#include "core/clock_sync.hpp"
 #include "trace/trace_synth.hpp"
 #include "ucx/ucx_transport.hpp"
 

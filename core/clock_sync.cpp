@@ -1,4 +1,4 @@
-#include "replay/replay_clock_sync.hpp"
+#include "core/clock_sync.hpp"
 
 #include <sched.h>
 #include <time.h>
@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "core/wire.hpp"
 
-namespace dlcnet::replay {
+namespace dlcnet {
 namespace {
 
 constexpr size_t kPingBytes = 8;
@@ -220,4 +220,54 @@ ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint3
   return round;
 }
 
-}  // namespace dlcnet::replay
+bool same_kernel(const std::vector<HostIdentity>& hosts, size_t r) noexcept {
+  return !hosts[r].boot_id.empty() && hosts[r].boot_id == hosts[0].boot_id;
+}
+
+std::vector<ClockModel> clock_models(const std::vector<HostIdentity>& hosts,
+                                     const ClockRound& before, const ClockRound& after) {
+  std::vector<ClockModel> m(hosts.size());
+  for (size_t r = 0; r < hosts.size(); ++r) {
+    if (r == 0) {
+      m[r] = same_clock_model();
+    } else if (same_kernel(hosts, r)) {
+      m[r] = fit_clock(before.via_kernel(r), after.via_kernel(r));
+      m[r].same_clock = true;
+    } else {
+      m[r] = fit_clock(before.pingpong[r], after.pingpong[r]);
+    }
+  }
+  return m;
+}
+
+ClockModel model_before(const std::vector<HostIdentity>& hosts, const ClockRound& before,
+                        size_t r) {
+  if (r == 0) return same_clock_model();
+  if (same_kernel(hosts, r)) {
+    ClockModel m = model_from(before.via_kernel(r));
+    m.same_clock = true;
+    return m;
+  }
+  return model_from(before.pingpong[r]);
+}
+
+std::vector<ClockReport> clock_reports(const std::vector<HostIdentity>& hosts,
+                                       const ClockRound& before, const ClockRound& after) {
+  const std::vector<ClockModel> models = clock_models(hosts, before, after);
+  std::vector<ClockReport> out;
+  for (size_t r = 0; r < hosts.size(); ++r) {
+    ClockReport c;
+    c.host = hosts[r];
+    c.before = before.pingpong[r];
+    c.after = after.pingpong[r];
+    if (same_kernel(hosts, r)) {
+      c.kernel_before = before.via_kernel(r);
+      c.kernel_after = after.via_kernel(r);
+    }
+    c.model = models[r];
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace dlcnet

@@ -1,5 +1,6 @@
 // Measuring the clock offsets of the ranks to rank 0 over the transport itself (the path the
-// replay's messages take), and recognising ranks that share rank 0's clock outright.
+// job's messages take), recognising ranks that share rank 0's clock outright, and the models
+// that map every rank's clock onto rank 0's from the rounds before and after a run.
 #pragma once
 
 #include <chrono>
@@ -8,11 +9,11 @@
 #include <vector>
 
 #include "core/bootstrap.hpp"
+#include "core/clock_model.hpp"
+#include "core/idle.hpp"
 #include "core/transport.hpp"
-#include "replay/replay_clock.hpp"
-#include "replay/replay_options.hpp"
 
-namespace dlcnet::replay {
+namespace dlcnet {
 
 // Where a rank runs: ranks with rank 0's boot id share its CLOCK_MONOTONIC exactly.
 struct HostIdentity {
@@ -44,4 +45,25 @@ struct ClockRound {
 ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint32_t samples,
                            std::chrono::milliseconds timeout, Idle idle);
 
-}  // namespace dlcnet::replay
+// Whether rank r runs on rank 0's kernel (same, non-empty boot id).
+bool same_kernel(const std::vector<HostIdentity>& hosts, size_t r) noexcept;
+
+// Every rank's clock mapped onto rank 0's: ranks on rank 0's kernel through CLOCK_MONOTONIC,
+// the others through the ping-pongs; drift from the two rounds.
+std::vector<ClockModel> clock_models(const std::vector<HostIdentity>& hosts,
+                                     const ClockRound& before, const ClockRound& after);
+// The same from the round before the run only (no drift): to act on rank 0's time before the
+// run, e.g. to start at an instant rank 0 chose.
+ClockModel model_before(const std::vector<HostIdentity>& hosts, const ClockRound& before, size_t r);
+
+// What the reports say about one rank's clock.
+struct ClockReport {
+  HostIdentity host;
+  OffsetEstimate before, after;                // ping-pong estimates
+  OffsetEstimate kernel_before, kernel_after;  // through CLOCK_MONOTONIC (same kernel only)
+  ClockModel model;                            // what the latencies use
+};
+std::vector<ClockReport> clock_reports(const std::vector<HostIdentity>& hosts,
+                                       const ClockRound& before, const ClockRound& after);
+
+}  // namespace dlcnet

@@ -1,11 +1,11 @@
-#include "replay/replay_clock.hpp"
+#include "core/clock_model.hpp"
 
 #include <gtest/gtest.h>
 
 #include "core/clock.hpp"
-#include "replay/replay_clock_sync.hpp"
+#include "core/clock_sync.hpp"
 
-namespace dlcnet::replay {
+namespace dlcnet {
 namespace {
 
 TEST(ClockOffset, MinimumRoundTripSampleWins) {
@@ -87,4 +87,4 @@ TEST(ClockSync, LinkToMonotonicIsTight) {
 }
 
 }  // namespace
-}  // namespace dlcnet::replay
+}  // namespace dlcnet

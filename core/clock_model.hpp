@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-namespace dlcnet::replay {
+namespace dlcnet {
 
 struct ClockSample {
   int64_t t0 = 0;        // rank 0: ping sent
@@ -45,9 +45,16 @@ struct ClockModel {
     // local = t + offset + drift * (t - at)  =>  t = (local - offset + drift * at) / (1 + drift)
     return (static_cast<double>(local_ns) - offset_ns + drift * at_ns) / (1.0 + drift);
   }
+  // The inverse: rank 0's time `reference_ns` on rank r's clock (used to wait for an instant
+  // rank 0 chose).
+  double to_local(double reference_ns) const noexcept {
+    return reference_ns + offset_ns + drift * (reference_ns - at_ns);
+  }
 };
 
 ClockModel fit_clock(const OffsetEstimate& before, const OffsetEstimate& after) noexcept;
 ClockModel same_clock_model() noexcept;
+// A model from one estimate (no drift): what is known before the run, to act on rank 0's time.
+ClockModel model_from(const OffsetEstimate& e) noexcept;
 
-}  // namespace dlcnet::replay
+}  // namespace dlcnet

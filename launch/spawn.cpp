@@ -1,4 +1,4 @@
-#include "replay/replay_spawn.hpp"
+#include "launch/spawn.hpp"
 
 #include <netinet/in.h>
 #include <signal.h>
@@ -11,9 +11,9 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "replay/replay_log.hpp"
+#include "core/log_line.hpp"
 
-namespace dlcnet::replay {
+namespace dlcnet {
 namespace {
 
 // A port the kernel considers free now. The coordinator binds it a moment later; another
@@ -70,13 +70,13 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
     if (pid == 0) {
       ::setenv("DLCNET_RANK_SOURCE", "spawn", 1);
       ::execv(cargv[0], cargv.data());
-      std::perror("dlc-replay --spawn: exec");
+      std::perror((o.tool + " --spawn: exec").c_str());
       ::_exit(127);
     }
     pids.push_back(pid);
   }
   if (!o.quiet) {
-    std::string line = "dlc-replay: --spawn: " + std::to_string(o.world_size) +
+    std::string line = o.tool + ": --spawn: " + std::to_string(o.world_size) +
                        " ranks, coordinator " + coordinator + ", pids";
     for (pid_t p : pids) line += " " + std::to_string(p);
     log_line(line);
@@ -100,7 +100,7 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
       // Every failed rank is named, not only the first reaped: a killed rank and the survivors
       // that noticed it can end within one polling interval, in any order.
       if (!o.quiet && !killed[r])
-        log_line("dlc-replay: --spawn: rank " + std::to_string(r) + " " + describe(status));
+        log_line(o.tool + ": --spawn: rank " + std::to_string(r) + " " + describe(status));
       if (first == 0) {
         first = exit_code(status);
         kill_at = std::min(kill_at, now_ns() + o.grace.count() * 1'000'000'000);
@@ -109,7 +109,7 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
     if (running > 0 && now_ns() >= kill_at) {
       for (size_t r = 0; r < pids.size(); ++r) {
         if (done[r]) continue;
-        log_line("dlc-replay: --spawn: killing rank " + std::to_string(r) + " (pid " +
+        log_line(o.tool + ": --spawn: killing rank " + std::to_string(r) + " (pid " +
                  std::to_string(pids[r]) + "): still running " +
                  (first ? "after another rank failed" : "at the time limit"));
         ::kill(pids[r], SIGKILL);
@@ -123,4 +123,4 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
   return first;
 }
 
-}  // namespace dlcnet::replay
+}  // namespace dlcnet

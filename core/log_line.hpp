@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace dlcnet::replay {
+namespace dlcnet {
 
 inline void log_line(std::string line) noexcept {
   line += '\n';
@@ -20,4 +20,4 @@ inline void log_line(std::string line) noexcept {
   }
 }
 
-}  // namespace dlcnet::replay
+}  // namespace dlcnet

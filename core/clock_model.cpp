@@ -1,8 +1,8 @@
-#include "replay/replay_clock.hpp"
+#include "core/clock_model.hpp"
 
 #include <algorithm>
 
-namespace dlcnet::replay {
+namespace dlcnet {
 
 OffsetEstimate estimate_offset(std::span<const ClockSample> samples) noexcept {
   OffsetEstimate best;
@@ -40,10 +40,18 @@ ClockModel fit_clock(const OffsetEstimate& before, const OffsetEstimate& after) 
   return m;
 }
 
+ClockModel model_from(const OffsetEstimate& e) noexcept {
+  ClockModel m;
+  m.offset_ns = e.offset_ns;
+  m.at_ns = e.at_ns;
+  m.uncertainty_ns = e.uncertainty_ns;
+  return m;
+}
+
 ClockModel same_clock_model() noexcept {
   ClockModel m;
   m.same_clock = true;
   return m;
 }
 
-}  // namespace dlcnet::replay
+}  // namespace dlcnet

@@ -1,0 +1,18 @@
+// What a rank does while it waits, for every tool that waits on a transport (the replay
+// engine, clock alignment, the job layer's release).
+#pragma once
+
+#include <cstdint>
+
+namespace dlcnet {
+
+// What a rank does while nothing is due: spin on the transport (lowest latency), yield the CPU
+// between polls (ranks sharing CPUs), sleep in short naps once idle for a while (emulated
+// guests, where a spinning vCPU takes a host core from the ones doing the work), or block on
+// the transport's events until shortly before the next post is due and spin from there (ranks
+// sharing CPUs, on a transport that can wait for events: Transport::can_wait_event()).
+enum class Idle : uint8_t { spin, yield, sleep, block };
+
+const char* to_string(Idle i) noexcept;
+
+}  // namespace dlcnet

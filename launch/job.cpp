@@ -1,0 +1,275 @@
+#include "launch/job.hpp"
+
+#include <sched.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <thread>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/wire.hpp"
+
+namespace dlcnet {
+namespace {
+
+// The instant is set at least this far ahead, and at least kLeadFactor times the barrier just
+// before it took at rank 0: the broadcast that names it takes about as long to reach the last
+// rank, so every rank hears of the instant before it passes.
+constexpr int64_t kMinLeadNs = 10'000'000;
+constexpr int64_t kLeadFactor = 4;
+// A rank waiting for the instant sleeps until this long before it, then polls the clock: a
+// spinning rank has a CPU of its own and wakes early; the others wake close to the instant,
+// since they would otherwise take turns at polling.
+constexpr int64_t kSpinBeforeNs = 200'000;
+constexpr int64_t kWakeBeforeNs = 20'000;
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string s;
+  for (int r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  return s;
+}
+
+void wait_until(int64_t target_ns, Idle idle) {
+  // Sleep on a kernel timer (absolute, on CLOCK_MONOTONIC, with the process's timer slack cut
+  // from 50 us to 1 ns) until just before the instant, then poll the clock. Ranks that share
+  // CPUs all sleep until then instead of taking turns at spinning.
+  const int64_t wake_local = target_ns - (idle == Idle::spin ? kSpinBeforeNs : kWakeBeforeNs);
+  if (wake_local > now_ns()) {
+    const OffsetEstimate link = link_to_monotonic(8);
+    const int64_t wake = wake_local - std::llround(link.offset_ns);
+    const unsigned long slack = static_cast<unsigned long>(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    timespec ts{static_cast<time_t>(wake / 1'000'000'000), static_cast<long>(wake % 1'000'000'000)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+    prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
+  }
+  // Yielding, not spinning, where ranks share CPUs: a spinner holds the CPU another rank needs
+  // to see its own instant.
+  const bool yield = idle != Idle::spin;
+  while (now_ns() < target_ns) {
+    if (yield) sched_yield();
+  }
+}
+
+}  // namespace
+
+JobConfig job_config(const RankEnv& env, std::chrono::milliseconds timeout) {
+  JobConfig c;
+  c.rank = env.rank;
+  c.world_size = env.world_size;
+  c.coordinator_host = env.coordinator_host;
+  c.port = env.port;
+  c.job_token = env.job_token;
+  c.rank_source = env.source;
+  c.timeout = timeout;
+  return c;
+}
+
+std::optional<IdlePolicy> idle_policy_from_string(std::string_view s) noexcept {
+  if (s == "auto") return IdlePolicy::automatic;
+  if (s == "spin") return IdlePolicy::spin;
+  if (s == "yield") return IdlePolicy::yield;
+  if (s == "sleep") return IdlePolicy::sleep;
+  if (s == "block") return IdlePolicy::block;
+  return std::nullopt;
+}
+
+Job::Job(JobConfig cfg) : cfg_(std::move(cfg)) {
+  TcpBootstrapConfig bc;
+  bc.rank = cfg_.rank;
+  bc.size = cfg_.world_size;
+  bc.coordinator_host = cfg_.coordinator_host;
+  bc.port = cfg_.port;
+  bc.job_token = cfg_.job_token;
+  bc.join_timeout = cfg_.timeout;
+  bc.op_timeout = cfg_.op_timeout.count() > 0 ? cfg_.op_timeout : cfg_.timeout;
+  bc.wire_version = cfg_.wire_version;
+  boot_ = std::make_unique<TcpBootstrap>(bc);
+}
+
+Job::~Job() = default;
+
+uint16_t Job::port() const noexcept {
+  return boot_->port();
+}
+
+Bootstrap& Job::bootstrap() noexcept {
+  return *boot_;
+}
+
+void Job::phase_done(const char* name, int64_t since_ns) {
+  phases_.push_back({name, ns_to_s(now_ns() - since_ns)});
+}
+
+void Job::join() {
+  const int64_t t0 = now_ns();
+  boot_->join();
+  hosts_ = exchange_identities(*boot_);
+  phase_done("join", t0);
+}
+
+uint64_t Job::agree(uint64_t fingerprint, uint64_t limit, std::string_view one_differs,
+                    std::string_view many_differ) {
+  const int64_t t0 = now_ns();
+  WireWriter w;
+  w.u64(fingerprint).u64(limit);
+  const std::vector<Bytes> all = boot_->allgather(w.bytes());
+  uint64_t least = limit;
+  std::vector<int> differ;
+  for (size_t r = 0; r < all.size(); ++r) {
+    WireReader rd(all[r], "agreement of rank " + std::to_string(r));
+    const uint64_t fp = rd.u64("fingerprint");
+    least = std::min(least, rd.u64("limit"));
+    rd.expect_end();
+    if (fp != fingerprint) differ.push_back(static_cast<int>(r));
+  }
+  if (!differ.empty()) {
+    throw Error((differ.size() == 1 ? "rank " : "ranks ") + rank_list(differ) + " " +
+                std::string(differ.size() == 1 ? one_differs : many_differ));
+  }
+  phase_done("agree", t0);
+  return least;
+}
+
+void Job::connect(Transport& t, std::span<const int> peers) {
+  const int64_t t0 = now_ns();
+  t.connect(*boot_, peers);
+  phase_done("connect", t0);
+}
+
+int Job::ranks_on_this_host() const noexcept {
+  const auto& me = hosts_[static_cast<size_t>(cfg_.rank)];
+  return static_cast<int>(std::count_if(hosts_.begin(), hosts_.end(), [&](const HostIdentity& h) {
+    return h.boot_id == me.boot_id;
+  }));
+}
+
+Idle Job::idle_for(IdlePolicy p, const Transport& t) const {
+  if (p == IdlePolicy::spin) return Idle::spin;
+  if (p == IdlePolicy::yield) return Idle::yield;
+  if (p == IdlePolicy::sleep) return Idle::sleep;
+  if (p == IdlePolicy::block) return t.can_wait_event() ? Idle::block : Idle::yield;
+  // As many spinning ranks as CPUs already starve the kernel's own work (Soft-RoCE does its
+  // protocol processing in kernel threads): yield then too. Yielding costs a system call when
+  // nothing else wants the CPU. (Blocking on events used half the CPU time but posted later on
+  // this project's 2-CPU virtual machine, whose wake-ups are slow: docs/replay.md, Fidelity.)
+  const long cpus = static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
+  return ranks_on_this_host() >= cpus ? Idle::yield : Idle::spin;
+}
+
+void Job::align_clocks(Transport& t, RegionId region, Idle idle) {
+  const int64_t t0 = now_ns();
+  if (rounds_ == 1 && released_at_ != 0) phase_done("run", released_at_);
+  if (rounds_ >= 2) throw Error("job: clocks are aligned twice, before and after the run");
+  ClockRound& round = rounds_ == 0 ? before_ : after_;
+  round = measure_offsets(t, *boot_, region, cfg_.clock_samples, cfg_.timeout, idle);
+  phase_done(rounds_ == 0 ? "clocks_before" : "clocks_after", t0);
+  ++rounds_;
+}
+
+int64_t Job::release(Release mode, Idle idle) {
+  const int64_t t0 = now_ns();
+  release_mode_ = mode;
+  if (mode == Release::barrier) {
+    boot_->barrier();
+    released_at_ = now_ns();
+  } else {
+    if (rounds_ < 1) throw Error("job: a release at an instant needs the clocks aligned first");
+    // Rank 0 times a barrier, then names an instant far enough ahead for its broadcast.
+    const int64_t b0 = now_ns();
+    boot_->barrier();
+    const int64_t lead = std::max(kMinLeadNs, kLeadFactor * (now_ns() - b0));
+    WireWriter w;
+    if (cfg_.rank == 0) w.i64(now_ns() + lead).i64(lead);
+    const std::vector<Bytes> all = boot_->allgather(w.bytes());
+    WireReader rd(all[0], "release instant of rank 0");
+    const int64_t target = rd.i64("instant");
+    lead_ns_ = static_cast<double>(rd.i64("lead"));
+    rd.expect_end();
+    target_ns_ = static_cast<double>(target);
+    const ClockModel m = model_before(hosts_, before_, static_cast<size_t>(cfg_.rank));
+    wait_until(std::llround(m.to_local(target_ns_)), idle);
+    released_at_ = now_ns();
+  }
+  phase_done("release", t0);
+  return released_at_;
+}
+
+ReleaseReport Job::release_report() {
+  if (rounds_ < 2) throw Error("job: the release report needs the clocks aligned after the run");
+  WireWriter w;
+  w.i64(released_at_);
+  const std::vector<Bytes> all = boot_->allgather(w.bytes());
+  const std::vector<ClockModel> models = clock_models();
+  ReleaseReport rep;
+  rep.mode = release_mode_;
+  rep.lead_ns = lead_ns_;
+  for (size_t r = 0; r < all.size(); ++r) {
+    WireReader rd(all[r], "release time of rank " + std::to_string(r));
+    const int64_t at = rd.i64("released at");
+    rd.expect_end();
+    RankRelease rr;
+    rr.at_ns = models[r].to_reference(at);
+    rr.bound_ns = models[r].uncertainty_ns;
+    rep.ranks.push_back(rr);
+  }
+  size_t first = 0, last = 0;
+  for (size_t r = 0; r < rep.ranks.size(); ++r) {
+    if (rep.ranks[r].at_ns < rep.ranks[first].at_ns) first = r;
+    if (rep.ranks[r].at_ns > rep.ranks[last].at_ns) last = r;
+  }
+  rep.target_ns = release_mode_ == Release::instant ? target_ns_ : rep.ranks[first].at_ns;
+  for (RankRelease& rr : rep.ranks) rr.late_ns = rr.at_ns - rep.target_ns;
+  rep.skew_ns = rep.ranks[last].at_ns - rep.ranks[first].at_ns;
+  rep.skew_bound_ns = rep.ranks[last].bound_ns + (first == last ? 0 : rep.ranks[first].bound_ns);
+  rep.latest_rank = static_cast<int>(last);
+  return rep;
+}
+
+std::vector<Bytes> Job::gather(const Bytes& mine) {
+  const int64_t t0 = now_ns();
+  std::vector<Bytes> to_root(static_cast<size_t>(cfg_.world_size));
+  if (cfg_.rank == 0) {
+    to_root[0] = {};
+  } else {
+    to_root[0] = mine;
+  }
+  std::vector<Bytes> got = boot_->alltoall(to_root);
+  if (cfg_.rank == 0) {
+    got[0] = mine;
+  } else {
+    got.clear();
+  }
+  phase_done("gather", t0);
+  return got;
+}
+
+int Job::verdict(bool ok) {
+  const std::vector<Bytes> v = boot_->allgather(Bytes{static_cast<uint8_t>(ok ? 1 : 0)});
+  return v[0].size() == 1 && v[0][0] == 1 ? 0 : 1;
+}
+
+std::string Job::settle_failure(const std::string& mine) noexcept {
+  return boot_->settle_failure(mine);
+}
+
+std::vector<ClockModel> Job::clock_models() const {
+  return dlcnet::clock_models(hosts_, before_, after_);
+}
+
+std::vector<ClockReport> Job::clock_reports() const {
+  return dlcnet::clock_reports(hosts_, before_, after_);
+}
+
+nlohmann::json Job::phases_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const PhaseTime& p : phases_) j[p.name + "_s"] = p.seconds;
+  return j;
+}
+
+}  // namespace dlcnet
