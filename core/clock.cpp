@@ -66,9 +66,15 @@ TscScale calibrate() {
 
 }  // namespace
 
-const TscScale g_tsc = calibrate();
+TscScale g_tsc = calibrate();
+int64_t g_fallback_shift = 0;
 
 }  // namespace detail
+
+void shift_clock_for_tests(int64_t ns) noexcept {
+  detail::g_tsc.base_ns += ns;
+  detail::g_fallback_shift += ns;
+}
 
 std::string clock_description() {
   if (!detail::g_tsc.usable) return "CLOCK_MONOTONIC";

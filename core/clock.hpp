@@ -32,7 +32,8 @@ struct TscScale {
   int64_t base_ns = 0;
   double ns_per_tick = 0;
 };
-extern const TscScale g_tsc;  // calibrated once, before main()
+extern TscScale g_tsc;            // calibrated once, before main()
+extern int64_t g_fallback_shift;  // added to CLOCK_MONOTONIC when the TSC is not used
 }  // namespace detail
 
 inline int64_t now_ns() noexcept {
@@ -43,8 +44,13 @@ inline int64_t now_ns() noexcept {
            static_cast<int64_t>(static_cast<double>(ticks) * detail::g_tsc.ns_per_tick);
   }
 #endif
-  return monotonic_ns();
+  return monotonic_ns() + detail::g_fallback_shift;
 }
+
+// Tests only: moves this process's now_ns() by `ns` from here on, so that ranks on one host
+// get clocks as far apart as different hosts' (a job's clock alignment must find and undo it).
+// Call before any time is taken (start of main, before other threads).
+void shift_clock_for_tests(int64_t ns) noexcept;
 
 inline double ns_to_s(int64_t ns) noexcept {
   return static_cast<double>(ns) * 1e-9;

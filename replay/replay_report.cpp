@@ -1,9 +1,6 @@
 #include "replay/replay_report.hpp"
 
 #include <algorithm>
-#include <map>
-#include <set>
-#include <tuple>
 
 #include "replay/replay_views.hpp"
 
@@ -28,24 +25,7 @@ void analyse(ReplayReport& rep, const trace::Job& job, const RankMap& map) {
   rep.sched_error_s = summarize_latency(sched);
   rep.order_hold_s = summarize_latency(hold);
 
-  // Each message once: (src, dst, key, opnum) names it on both ends.
-  std::set<std::tuple<int32_t, int32_t, int32_t, int32_t>> seen;
-  std::map<std::pair<int32_t, int32_t>, std::vector<double>> by_pair;
-  std::map<std::pair<int32_t, int32_t>, PairLatency> pairs;
-  for (const Flow& f : rep.flows) {
-    if (!seen.emplace(f.src, f.dst, f.key, f.opnum).second) ++rep.duplicates;
-    by_pair[{f.src, f.dst}].push_back(f.fct_ns * 1e-9);
-    PairLatency& p = pairs[{f.src, f.dst}];
-    p.src = f.src;
-    p.dst = f.dst;
-    ++p.messages;
-    p.bytes += f.bytes;
-    p.bound_s = std::max(p.bound_s, f.bound_ns * 1e-9);
-  }
-  for (auto& [k, p] : pairs) {
-    p.one_way_s = summarize_latency(by_pair[k]);
-    rep.pairs.push_back(p);
-  }
+  rep.pairs = pair_latencies(rep.flows, &rep.duplicates);
 
   rep.trace_stats =
       trace::compute_stats(replay_view(job, map, rep.copies, rep.ranks, ViewTimes::trace));

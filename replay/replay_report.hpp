@@ -10,6 +10,7 @@
 #include "core/clock_sync.hpp"
 #include "core/release_report.hpp"
 #include "core/stats.hpp"
+#include "flows/pair_latency.hpp"
 #include "replay/replay_options.hpp"
 #include "replay/replay_rank_map.hpp"
 #include "replay/replay_results.hpp"
@@ -17,13 +18,6 @@
 #include "trace/trace_stats.hpp"
 
 namespace dlcnet::replay {
-
-struct PairLatency {
-  int32_t src = 0, dst = 0;
-  uint64_t messages = 0, bytes = 0;
-  LatencySummary one_way_s;
-  double bound_s = 0;  // every one-way latency of the pair is within this of the truth
-};
 
 struct ReplayReport {
   // What ran.

@@ -9,20 +9,11 @@
 
 #include "core/bytes.hpp"
 #include "core/clock_model.hpp"
+#include "flows/flow.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_plan.hpp"
 
 namespace dlcnet::replay {
-
-// One message as the receiver saw it, on rank 0's clock.
-struct Flow {
-  int32_t src = 0, dst = 0;
-  int32_t key = -1, opnum = 0;
-  uint64_t bytes = 0;
-  double start_ns = 0;  // sender's post, on rank 0's clock
-  double fct_ns = 0;    // arrival at the receiver minus start: the one-way latency
-  double bound_ns = 0;  // |error of fct| <= bound (sum of both ranks' clock bounds)
-};
 
 struct RankReport {
   int32_t rank = 0;

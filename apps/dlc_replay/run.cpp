@@ -17,7 +17,7 @@
 #include "launch/transport_select.hpp"
 #include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
-#include "replay/replay_fct.hpp"
+#include "flows/fct.hpp"
 #include "replay/replay_json.hpp"
 #include "trace/trace_loader.hpp"
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "core/clock.hpp"
 #include "core/clock_sync.hpp"
 
@@ -84,6 +87,37 @@ TEST(ClockSync, LinkToMonotonicIsTight) {
   const int64_t b = monotonic_ns();
   EXPECT_GE(mapped, static_cast<double>(a) - l.uncertainty_ns - 1000);
   EXPECT_LE(mapped, static_cast<double>(b) + l.uncertainty_ns + 1000);
+}
+
+TEST(ClockModel, ToLocalInvertsToReference) {
+  ClockModel m;
+  m.offset_ns = 5000;
+  m.drift = 2e-5;
+  m.at_ns = 1e9;
+  for (double ref : {0.0, 1e9, 3.7e9}) {
+    EXPECT_NEAR(m.to_reference(std::llround(m.to_local(ref))), ref, 1.0);
+  }
+  // Without drift it is the offset alone.
+  const ClockModel one = model_from(OffsetEstimate{-250, 30, 60, 1e6, 8});
+  EXPECT_DOUBLE_EQ(one.to_local(2e6), 2e6 - 250);
+  EXPECT_DOUBLE_EQ(one.uncertainty_ns, 30);
+  EXPECT_EQ(one.drift, 0);
+}
+
+TEST(ClockModel, BeforeTheRunSameKernelRanksGoThroughTheKernel) {
+  const std::vector<HostIdentity> hosts = {{"a", "boot-1"}, {"a", "boot-1"}, {"b", "boot-2"}};
+  ClockRound before;
+  before.pingpong = {{0, 0, 0, 0, 8}, {900, 50, 100, 10, 8}, {-4000, 70, 140, 10, 8}};
+  before.kernel = {{100, 2, 4, 10, 8}, {300, 3, 6, 10, 8}, {0, 1, 2, 10, 8}};
+  EXPECT_TRUE(model_before(hosts, before, 0).same_clock);
+  const ClockModel m1 = model_before(hosts, before, 1);
+  EXPECT_TRUE(m1.same_clock);
+  EXPECT_DOUBLE_EQ(m1.offset_ns, 200);  // 300 - 100, not the ping-pong's 900
+  EXPECT_DOUBLE_EQ(m1.uncertainty_ns, 5);
+  const ClockModel m2 = model_before(hosts, before, 2);
+  EXPECT_FALSE(m2.same_clock);
+  EXPECT_DOUBLE_EQ(m2.offset_ns, -4000);
+  EXPECT_DOUBLE_EQ(m2.uncertainty_ns, 70);
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ struct Args {
   std::string ucx_tls;
   std::string release = "instant";
   double max_skew_us = 50'000;
+  double clock_shift_us = 0;  // rank r's clock is moved r times this far ahead
   int timeout_s = 60;
   ExplicitRank given;
   int rank = -1, world = -1;
@@ -163,6 +164,8 @@ int main(int argc, char** argv) {
   app.add_option("--release", a.release)->check(CLI::IsMember({"instant", "barrier"}));
   app.add_option("--max-skew-us", a.max_skew_us);
   app.add_option("--timeout", a.timeout_s);
+  app.add_option("--clock-shift-us", a.clock_shift_us,
+                 "move rank r's clock r times this far ahead: the release must undo it");
   app.add_option("--rank", a.rank);
   app.add_option("--world-size", a.world);
   app.add_option("--coordinator", a.given.coordinator);
@@ -192,6 +195,7 @@ int main(int argc, char** argv) {
     if (tok->count() > 0) a.given.job_token = token;
     const auto env = resolve_rank_env(a.given, process_env());
     if (!env) throw Error("no rank: give --spawn N, or --rank/--world-size/--coordinator");
+    shift_clock_for_tests(std::llround(a.clock_shift_us * 1e3 * env->rank));
     return run_rank(a, *env);
   } catch (const std::exception& e) {
     std::cerr << "job_check: error: " << e.what() << '\n';

@@ -1,4 +1,4 @@
-#include "replay/replay_fct.hpp"
+#include "flows/fct.hpp"
 
 #include <algorithm>
 #include <cinttypes>
@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-namespace dlcnet::replay {
+namespace dlcnet {
 namespace {
 
 constexpr uint64_t kRateEstimateMinBytes = 64 * 1024;
@@ -72,4 +72,4 @@ void write_fct(std::ostream& out, std::span<const Flow> flows, const FctOptions&
   }
 }
 
-}  // namespace dlcnet::replay
+}  // namespace dlcnet

@@ -1,4 +1,4 @@
-// The replay's messages as flows in the fct.txt layout of HPCC's ns-3 (also SimAI's and
+// Messages (flows/flow.hpp) as flows in the fct.txt layout of HPCC's ns-3 (also SimAI's and
 // ASTRA-sim's ns-3 backends), so a run can be diffed flow by flow against a simulation:
 //   sip dip sport dport size_bytes start_ns fct_ns standalone_fct_ns
 // Addresses are HPCC's node addresses of the ranks (node i = 0x0b000001 + (i/256)<<16 +
@@ -11,9 +11,9 @@
 #include <span>
 #include <string>
 
-#include "replay/replay_results.hpp"
+#include "flows/flow.hpp"
 
-namespace dlcnet::replay {
+namespace dlcnet {
 
 uint32_t hpcc_node_ip(uint32_t node) noexcept;
 
@@ -33,4 +33,4 @@ std::string fct_line(uint32_t src_ip, uint32_t dst_ip, uint32_t sport, uint32_t 
 // Writes every flow, ordered by start time.
 void write_fct(std::ostream& out, std::span<const Flow> flows, const FctOptions& options);
 
-}  // namespace dlcnet::replay
+}  // namespace dlcnet
