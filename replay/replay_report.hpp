@@ -26,9 +26,8 @@ struct PairLatency {
 
 struct ClockReport {
   HostIdentity host;
-  OffsetEstimate before, after;                // ping-pong estimates
-  OffsetEstimate kernel_before, kernel_after;  // through CLOCK_MONOTONIC (same kernel only)
-  ClockModel model;                            // what the latencies use
+  OffsetEstimate before, after;  // ping-pong estimates
+  ClockModel model;              // what the latencies use
 };
 
 struct ReplayReport {

@@ -217,10 +217,6 @@ int replay_joined(const RunOptions& o, TcpBootstrap& boot, const trace::Job& job
       c.host = hosts[r];
       c.before = before.pingpong[r];
       c.after = after.pingpong[r];
-      if (same_kernel(hosts, r)) {
-        c.kernel_before = before.via_kernel(r);
-        c.kernel_after = after.via_kernel(r);
-      }
       c.model = clocks[r];
       rep.clocks.push_back(c);
     }
