@@ -260,10 +260,6 @@ std::vector<ClockReport> clock_reports(const std::vector<HostIdentity>& hosts,
     c.host = hosts[r];
     c.before = before.pingpong[r];
     c.after = after.pingpong[r];
-    if (same_kernel(hosts, r)) {
-      c.kernel_before = before.via_kernel(r);
-      c.kernel_after = after.via_kernel(r);
-    }
     c.model = models[r];
     out.push_back(c);
   }

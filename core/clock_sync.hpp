@@ -59,9 +59,9 @@ ClockModel model_before(const std::vector<HostIdentity>& hosts, const ClockRound
 // What the reports say about one rank's clock.
 struct ClockReport {
   HostIdentity host;
-  OffsetEstimate before, after;                // ping-pong estimates
-  OffsetEstimate kernel_before, kernel_after;  // through CLOCK_MONOTONIC (same kernel only)
-  ClockModel model;                            // what the latencies use
+  OffsetEstimate before, after;  // ping-pong estimates
+  ClockModel model;              // what the latencies use (for ranks on rank 0's kernel: the
+                                 // CLOCK_MONOTONIC estimates, ClockRound::via_kernel)
 };
 std::vector<ClockReport> clock_reports(const std::vector<HostIdentity>& hosts,
                                        const ClockRound& before, const ClockRound& after);

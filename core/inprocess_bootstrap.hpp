@@ -1,4 +1,7 @@
-// Bootstrap for ranks that are threads of one process: tests, and `--loopback` runs.
+// Bootstrap for ranks that are threads of one process, for tests (tests/*/: transports,
+// patterns and the replay engine run in one process). dlc-bench --loopback does not use it:
+// its two ends bootstrap over TCP on 127.0.0.1, so an end that fails closes its socket and the
+// other stops at once.
 #pragma once
 
 #include <chrono>

@@ -71,7 +71,7 @@ void TcpBootstrap::join() {
     const std::string coord =
         "coordinator " + cfg_.coordinator_host + ":" + std::to_string(cfg_.port);
     Socket s = tcp_connect(cfg_.coordinator_host, cfg_.port, deadline,
-                           cfg_.role_name + " " + std::to_string(cfg_.rank));
+                           "rank " + std::to_string(cfg_.rank));
     WireWriter w;
     w.u32(static_cast<uint32_t>(cfg_.rank))
         .u32(static_cast<uint32_t>(cfg_.size))
@@ -80,7 +80,7 @@ void TcpBootstrap::join() {
     Frame f = recv_frame(s, deadline, coord);
     if (f.type == kReject) {
       WireReader r(f.payload, coord);
-      throw ProtocolError(coord + " turned this " + cfg_.role_name + " away: " + r.str("reason"));
+      throw ProtocolError(coord + " turned this rank away: " + r.str("reason"));
     }
     if (f.type != kWelcome)
       throw ProtocolError(coord + ": unexpected frame type " + std::to_string(f.type));
@@ -100,7 +100,7 @@ void TcpBootstrap::join() {
       for (int r = 1; r < cfg_.size; ++r)
         if (!impl_->peers[r].valid()) absent.push_back(r);
       throw TimeoutError("bootstrap: waited " + std::to_string(cfg_.join_timeout.count() / 1000) +
-                         " s on port " + std::to_string(port()) + " for " + cfg_.role_name +
+                         " s on port " + std::to_string(port()) + " for rank" +
                          (absent.size() > 1 ? "s " : " ") + list_ranks(absent) +
                          " to connect; none came");
     }
@@ -142,7 +142,7 @@ void TcpBootstrap::join() {
     }
     send_frame(*s, kWelcome, {}, deadline, from);
     impl_->peers[rank] = std::move(*s);
-    impl_->names[rank] = cfg_.role_name + " " + std::to_string(rank) + " (" + from + ")";
+    impl_->names[rank] = "rank " + std::to_string(rank) + " (" + from + ")";
     --missing;
   }
   impl_->listener = Socket();
@@ -177,8 +177,8 @@ std::vector<Bytes> TcpBootstrap::alltoall(const std::vector<Bytes>& to_each) {
     if (rc < 0 && errno != EINTR) throw_errno("bootstrap: poll");
     if (rc == 0) {
       throw TimeoutError("bootstrap: collective " + std::to_string(round) + " timed out after " +
-                         std::to_string(cfg_.op_timeout.count() / 1000) + " s waiting for " +
-                         cfg_.role_name + (pending.size() > 1 ? "s " : " ") + list_ranks(pending));
+                         std::to_string(cfg_.op_timeout.count() / 1000) + " s waiting for rank" +
+                         (pending.size() > 1 ? "s " : " ") + list_ranks(pending));
     }
     std::vector<int> still;
     for (size_t i = 0; i < fds.size(); ++i) {

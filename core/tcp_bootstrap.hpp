@@ -25,7 +25,6 @@ struct TcpBootstrapConfig {
   std::chrono::milliseconds join_timeout{30000};
   std::chrono::milliseconds op_timeout{60000};
   uint16_t wire_version = kWireVersion;  // only tests speak another version
-  std::string role_name = "rank";        // how errors name the ranks ("client", "rank")
 };
 
 class TcpBootstrap : public Bootstrap {

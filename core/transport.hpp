@@ -101,6 +101,13 @@ class Transport {
   // emulates RMA over active messages on tcp and shared memory). Where it need not (verbs: the
   // NIC serves them), a passive side may sleep between polls and leave the CPU to the data path.
   virtual bool target_must_poll() const noexcept { return true; }
+  // Whether a send posted after a write to the same peer is delivered only once the write's
+  // data is in place at the peer, so "write, then notify with a send" needs no wait between
+  // the two. RC verbs promises it (one QP executes its work requests in order: the send's
+  // receive completes after the RDMA write's data is placed). UCX does not (a put and a tagged
+  // message may travel on different lanes), so the replay waits for the write's completion
+  // (see ucx/ucx_transport.hpp) before it notifies. The default promises nothing.
+  virtual bool orders_write_before_send() const noexcept { return false; }
 
   // Whether wait_event() can block until traffic arrives (needs TransportOptions::wakeup).
   virtual bool can_wait_event() const noexcept { return false; }

@@ -21,8 +21,9 @@ namespace dlcnet::replay {
 struct EngineConfig {
   Mode mode = Mode::dag;
   Transfer transfer = Transfer::send;
-  // Write mode: send the notification only once the write completed (UCX, which does not
-  // order RMA before tag messages) instead of right behind it (verbs RC orders them).
+  // Write mode: send the notification only once the write completed instead of right behind
+  // it; needed where the transport does not order a send behind a write
+  // (!Transport::orders_write_before_send(): UCX; verbs RC orders them).
   bool notify_after_write_completion = true;
   uint32_t recv_ahead = 64;  // receives (parts) posted ahead per peer
   std::chrono::milliseconds progress_timeout{30000};

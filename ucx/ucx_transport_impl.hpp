@@ -91,6 +91,8 @@ class UcxTransport final : public Transport {
   Status post_read(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
                    uint64_t wr_id, bool signaled) noexcept override;
   int poll(std::span<Completion> out) noexcept override;
+  // UCX does not order RMA against tag messages (they may take different lanes).
+  bool orders_write_before_send() const noexcept override { return false; }
   bool can_wait_event() const noexcept override { return event_fd_ >= 0; }
   void wait_event(int64_t max_ns) noexcept override;
   const std::string& last_error() const noexcept override { return last_error_; }

@@ -95,6 +95,8 @@ class VerbsTransport final : public Transport {
                    uint64_t wr_id, bool signaled) noexcept override;
   int poll(std::span<Completion> out) noexcept override;
   bool target_must_poll() const noexcept override { return false; }  // the NIC serves RDMA
+  // One RC QP per peer executes its work requests in order.
+  bool orders_write_before_send() const noexcept override { return true; }
   const std::string& last_error() const noexcept override { return last_error_; }
 
  private:

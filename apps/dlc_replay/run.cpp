@@ -121,7 +121,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
   EngineConfig ec;
   ec.mode = popts.mode;
   ec.transfer = popts.transfer;
-  ec.notify_after_write_completion = std::string(t.name()) != "verbs";
+  ec.notify_after_write_completion = !t.orders_write_before_send();
   ec.recv_ahead = o.recv_ahead;
   ec.progress_timeout = timeout;
   ec.idle = idle;

@@ -110,6 +110,36 @@ TEST_F(VerbsData, WriteAndReadMoveDataAtInlineAndLargeSizes) {
   }
 }
 
+// The promise dlc-replay relies on to notify right behind a write (no wait for its completion):
+// on one RC QP, a send posted after a write is received only once the write's data is placed.
+TEST_F(VerbsData, SendPostedAfterAWriteArrivesAfterTheWritesData) {
+  auto p = make_verbs_pair({}, kBuffer);
+  EXPECT_TRUE(p->t[0]->orders_write_before_send());
+  EXPECT_TRUE(p->t[1]->orders_write_before_send());
+  constexpr size_t kWrite = size_t{1} << 20;
+  uint32_t seed = 40;
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE(round);
+    fill_pattern(p->buf[0].data() + kBuffer / 2, kWrite, ++seed);
+    ASSERT_EQ(p->t[1]->post_recv(0, p->region[1], 0, 64, 10), Status::ok) << p->t[1]->last_error();
+    // Unsignaled write, then the notification: no completion is awaited in between.
+    ASSERT_EQ(p->t[0]->post_write(1, p->region[0], kBuffer / 2, kWrite, kBuffer / 2, 1, false),
+              Status::ok)
+        << p->t[0]->last_error();
+    ASSERT_EQ(p->t[0]->post_send(1, p->region[0], 0, 64, 2, true), Status::ok)
+        << p->t[0]->last_error();
+    const auto got = wait_completions(*p->t[1], 1);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_TRUE(got[0].ok) << got[0].error;
+    EXPECT_EQ(got[0].op, Op::recv);
+    // Checked as soon as the notification arrived.
+    EXPECT_TRUE(check_pattern(p->buf[1].data() + kBuffer / 2, kWrite, seed));
+    const auto sent = wait_completions(*p->t[0], 1);
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].op, Op::send);
+  }
+}
+
 TEST_F(VerbsData, FullSendQueueAnswersBusyUntilPolled) {
   TransportOptions opts;
   opts.send_depth = 8;
