@@ -10,7 +10,6 @@ namespace dlcnet::replay {
 
 inline constexpr int kReplayJsonVersion = 1;
 
-nlohmann::json latency_json(const LatencySummary& s);
 nlohmann::json report_json(const ReplayReport& report, const trace::Job& job, const RankMap& map);
 
 }  // namespace dlcnet::replay
