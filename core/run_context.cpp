@@ -8,8 +8,6 @@
 #include <fstream>
 #include <thread>
 
-#include <ucp/api/ucp.h>
-
 #include "core/clock.hpp"
 #include "core/error.hpp"
 
@@ -33,7 +31,6 @@ nlohmann::json make_run_context(const std::string& tool, int argc, const char* c
   for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
   ctx["argv"] = args;
   ctx["libibverbs_version"] = DLCNET_RDMA_CORE_VERSION;
-  ctx["ucx_version"] = ucp_get_version_string();
   utsname u{};
   if (uname(&u) == 0) ctx["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
   ctx["cpus"] = std::thread::hardware_concurrency();
