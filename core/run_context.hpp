@@ -9,10 +9,13 @@
 
 namespace dlcnet {
 
-inline constexpr int kReportSchemaVersion = 1;
+// 2: one latency-summary shape (core/stats_json.hpp) in every tool, "clock" an object,
+// "ucx_version" only from tools that link UCX.
+inline constexpr int kReportSchemaVersion = 2;
 
 // {"schema_version", "tool", "tool_version", "host", "date" (UTC ISO 8601), "argv",
-//  "libibverbs_version", "kernel", "cpus", "clock"}
+//  "libibverbs_version", "kernel", "cpus",
+//  "clock": {"source": clock_description(), "times": what the reports' *_ns values are}}
 nlohmann::json make_run_context(const std::string& tool, int argc, const char* const* argv);
 
 // Writes `doc` to `path` atomically (temp file + rename) so a crash never leaves half a JSON.

@@ -1,5 +1,6 @@
 #include "replay/replay_json.hpp"
 
+#include "core/run_context.hpp"
 #include "core/stats_json.hpp"
 #include "replay/replay_console.hpp"
 #include "trace/trace_stats_report.hpp"
@@ -69,7 +70,7 @@ nlohmann::json clock_json(const ReplayReport& r) {
 
 nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const RankMap& map) {
   nlohmann::json doc;
-  doc["schema_version"] = kReplayJsonVersion;
+  doc["schema_version"] = kReportSchemaVersion;
   doc["job"] = {{"inputs", r.inputs},
                 {"workers", job.num_workers},
                 {"servers", job.num_servers},

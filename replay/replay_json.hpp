@@ -1,5 +1,6 @@
 // The JSON report of a replay (schema in docs/replay.md): seconds and bytes throughout. The
-// caller adds the "context" block (core/run_context.hpp) and the file names.
+// caller adds the "context" block (core/run_context.hpp) and the file names. The top-level
+// "schema_version" is the context's, kReportSchemaVersion.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -7,8 +8,6 @@
 #include "replay/replay_report.hpp"
 
 namespace dlcnet::replay {
-
-inline constexpr int kReplayJsonVersion = 1;
 
 nlohmann::json report_json(const ReplayReport& report, const trace::Job& job, const RankMap& map);
 
