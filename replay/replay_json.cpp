@@ -49,6 +49,9 @@ nlohmann::json clock_json(const ReplayReport& r) {
                                                  : "ping_pong"},
                  {"offset_s", c.model.offset_ns * 1e-9},
                  {"drift", c.model.drift},
+                 // Rank k's clock minus rank 0's at rank 0's time t is offset + drift * (t - at):
+                 // ClockModel::to_reference() (replay_clock.hpp) puts a record on rank 0's clock.
+                 {"at_s", c.model.at_ns * 1e-9},
                  {"uncertainty_s", c.model.uncertainty_ns * 1e-9},
                  // The ping-pong estimates, kept for ranks on rank 0's kernel too, where the
                  // CLOCK_MONOTONIC ones check them.
