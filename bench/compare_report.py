@@ -119,7 +119,9 @@ def parse_dlcnet(kind, prefix):
         else:
             v = r["bandwidth"]["average_bytes_per_s"] * 8 / 1e9
         ctx = d.get("context", {})
-        notes = {"clock": ctx.get("clock")}
+        clock = ctx.get("clock")
+        # Schema 2: {"source", "times"}; schema 1: the source string.
+        notes = {"clock": clock.get("source") if isinstance(clock, dict) else clock}
         if kind == "lat":
             notes["min_us"] = r["latency_s"]["min"] * 1e6
         tr = ctx.get("transport", {})

@@ -10,7 +10,13 @@
 
 namespace dlcnet {
 
-// Times are ns on the recording rank's CLOCK_MONOTONIC; -1 where a field does not apply.
+// Times are ns of the recording process's own clock, now_ns() (core/clock.hpp: the TSC scaled
+// and anchored to CLOCK_MONOTONIC at the process's start-up, or CLOCK_MONOTONIC itself; the
+// reports' context says which, "clock": {"source", "times"}); -1 where a field does not apply.
+// Clocks of different ranks are not comparable as they stand: dlc-replay's JSON maps every
+// rank's clock to rank 0's in its "clock" array (per rank: "offset_s" = rank's clock minus
+// rank 0's at rank 0's time "at_s", "drift" its rate, "uncertainty_s" the bound, "method"),
+// so rank 0's time of a rank's t is (t - offset + drift * at) / (1 + drift).
 struct MessageRecord {
   uint64_t seq = 0;  // per-rank sequence number, from 0
   uint64_t bytes = 0;

@@ -8,12 +8,24 @@
 #include <fstream>
 #include <thread>
 
-#include <ucp/api/ucp.h>
-
 #include "core/clock.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet {
+namespace {
+
+// What a time in nanoseconds means in every report and records file (core/clock.hpp).
+constexpr const char* kClockTimes =
+    "nanoseconds of the recording process's own clock (now_ns()): with source tsc, the TSC "
+    "scaled by a factor calibrated against CLOCK_MONOTONIC at the process's start-up and "
+    "anchored to CLOCK_MONOTONIC then, so it reads as CLOCK_MONOTONIC (on Linux, time since "
+    "boot) give or take the calibration error, which grows with the time since start-up and "
+    "differs between processes; with source CLOCK_MONOTONIC, CLOCK_MONOTONIC itself. Not "
+    "comparable across hosts, nor exactly across processes, without a measured mapping: "
+    "dlc-replay's JSON maps every rank's clock to rank 0's (\"clock\", per rank: offset_s, "
+    "drift, at_s, uncertainty_s)";
+
+}  // namespace
 
 nlohmann::json make_run_context(const std::string& tool, int argc, const char* const* argv) {
   nlohmann::json ctx;
@@ -33,11 +45,10 @@ nlohmann::json make_run_context(const std::string& tool, int argc, const char* c
   for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
   ctx["argv"] = args;
   ctx["libibverbs_version"] = DLCNET_RDMA_CORE_VERSION;
-  ctx["ucx_version"] = ucp_get_version_string();
   utsname u{};
   if (uname(&u) == 0) ctx["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
   ctx["cpus"] = std::thread::hardware_concurrency();
-  ctx["clock"] = clock_description();
+  ctx["clock"] = {{"source", clock_description()}, {"times", kClockTimes}};
   return ctx;
 }
 

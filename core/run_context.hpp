@@ -1,5 +1,6 @@
 // The context block of every JSON report: what ran, where, when, with what. Transports add
-// their own describe() under "transport".
+// their own describe() under "transport"; tools that link a transport library add its version
+// (launch/transport_select.hpp: add_transport_versions, "ucx_version").
 #pragma once
 
 #include <string>
@@ -8,10 +9,13 @@
 
 namespace dlcnet {
 
-inline constexpr int kReportSchemaVersion = 1;
+// 2: one latency-summary shape (core/stats_json.hpp) in every tool, "clock" an object,
+// "ucx_version" only from tools that link UCX.
+inline constexpr int kReportSchemaVersion = 2;
 
 // {"schema_version", "tool", "tool_version", "host", "date" (UTC ISO 8601), "argv",
-//  "rdma_core_version", "ucx_version", "kernel", "cpus"}
+//  "libibverbs_version", "kernel", "cpus",
+//  "clock": {"source": clock_description(), "times": what the reports' *_ns values are}}
 nlohmann::json make_run_context(const std::string& tool, int argc, const char* const* argv);
 
 // Writes `doc` to `path` atomically (temp file + rename) so a crash never leaves half a JSON.

@@ -6,6 +6,10 @@
 
 namespace dlcnet {
 
+void add_transport_versions(nlohmann::json& context) {
+  context["ucx_version"] = ucx_library_version();
+}
+
 nlohmann::json TransportChoice::to_json() const {
   return {{"requested", requested}, {"chosen", chosen}, {"reason", reason}};
 }

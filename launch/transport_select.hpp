@@ -22,4 +22,9 @@ struct TransportChoice {
 // Throws Error for an unknown name or when the transport cannot be opened.
 TransportChoice open_transport(const std::string& requested, const TransportOptions& opts);
 
+// Adds the versions of the transport libraries linked into this tool to a report context
+// (core/run_context.hpp, which stays free of them): "ucx_version". libibverbs' version is
+// core's (a compile definition), "libibverbs_version".
+void add_transport_versions(nlohmann::json& context);
+
 }  // namespace dlcnet

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/stats_json.hpp"
 #include "core/table.hpp"
 
 namespace dlcnet {
@@ -81,9 +82,7 @@ nlohmann::json bench_json(const BenchResult& r) {
   for (const SizeResult& s : r.sizes) {
     nlohmann::json j = {{"bytes", s.bytes}, {"iterations", s.iterations}};
     if (r.spec.kind == BenchKind::lat) {
-      const LatencySummary& l = s.latency;
-      j["latency_s"] = {{"min", l.min},    {"p50", l.p50}, {"p90", l.p90},   {"p99", l.p99},
-                        {"p99_9", l.p999}, {"max", l.max}, {"mean", l.mean}, {"stdev", l.stdev}};
+      j["latency_s"] = latency_summary_json(s.latency);
     } else {
       const BandwidthSummary& b = s.bandwidth;
       j["bandwidth"] = {{"average_bytes_per_s", b.average_bps},

@@ -1,5 +1,7 @@
 #include "replay/replay_json.hpp"
 
+#include "core/run_context.hpp"
+#include "core/stats_json.hpp"
 #include "replay/replay_console.hpp"
 #include "trace/trace_stats_report.hpp"
 
@@ -47,6 +49,9 @@ nlohmann::json clock_json(const ReplayReport& r) {
                                                  : "ping_pong"},
                  {"offset_s", c.model.offset_ns * 1e-9},
                  {"drift", c.model.drift},
+                 // Rank k's clock minus rank 0's at rank 0's time t is offset + drift * (t - at):
+                 // ClockModel::to_reference() (replay_clock.hpp) puts a record on rank 0's clock.
+                 {"at_s", c.model.at_ns * 1e-9},
                  {"uncertainty_s", c.model.uncertainty_ns * 1e-9},
                  // The ping-pong estimates, kept for ranks on rank 0's kernel too, where the
                  // CLOCK_MONOTONIC ones check them.
@@ -66,14 +71,9 @@ nlohmann::json clock_json(const ReplayReport& r) {
 
 }  // namespace
 
-nlohmann::json latency_json(const LatencySummary& l) {
-  return {{"count", l.count}, {"min", l.min}, {"p50", l.p50},   {"p90", l.p90},    {"p99", l.p99},
-          {"p99_9", l.p999},  {"max", l.max}, {"mean", l.mean}, {"stdev", l.stdev}};
-}
-
 nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const RankMap& map) {
   nlohmann::json doc;
-  doc["schema_version"] = kReplayJsonVersion;
+  doc["schema_version"] = kReportSchemaVersion;
   doc["job"] = {{"inputs", r.inputs},
                 {"workers", job.num_workers},
                 {"servers", job.num_servers},
@@ -95,30 +95,31 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
   doc["clock"] = clock_json(r);
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankReport& k : r.ranks) {
-    ranks.push_back({{"rank", k.rank},
-                     {"node", job.nodes[map.node_of(k.rank)].name()},
-                     {"records", k.entries},
-                     {"sends", k.sends},
-                     {"receives", k.receives},
-                     {"not_replayed", k.unreplayable},
-                     {"split_messages", k.split},
-                     {"wrong", k.wrong},
-                     {"busy_retries", k.busy},
-                     {"records_written", k.records_written},
-                     {"duration_s", (k.end_ns - k.start_ns) * 1e-9},
-                     {"scheduling_error_s", latency_json(summarize_latency(k.sched_error_s))},
-                     {"order_hold_s", latency_json(summarize_latency(k.order_hold_s))}});
+    ranks.push_back(
+        {{"rank", k.rank},
+         {"node", job.nodes[map.node_of(k.rank)].name()},
+         {"records", k.entries},
+         {"sends", k.sends},
+         {"receives", k.receives},
+         {"not_replayed", k.unreplayable},
+         {"split_messages", k.split},
+         {"wrong", k.wrong},
+         {"busy_retries", k.busy},
+         {"records_written", k.records_written},
+         {"duration_s", (k.end_ns - k.start_ns) * 1e-9},
+         {"scheduling_error_s", latency_summary_json(summarize_latency(k.sched_error_s))},
+         {"order_hold_s", latency_summary_json(summarize_latency(k.order_hold_s))}});
   }
   doc["ranks"] = ranks;
-  doc["scheduling_error_s"] = latency_json(r.sched_error_s);
-  doc["order_hold_s"] = latency_json(r.order_hold_s);
+  doc["scheduling_error_s"] = latency_summary_json(r.sched_error_s);
+  doc["order_hold_s"] = latency_summary_json(r.order_hold_s);
   nlohmann::json pairs = nlohmann::json::array();
   for (const PairLatency& p : r.pairs) {
     pairs.push_back({{"src", p.src},
                      {"dst", p.dst},
                      {"messages", p.messages},
                      {"bytes", p.bytes},
-                     {"one_way_s", latency_json(p.one_way_s)},
+                     {"one_way_s", latency_summary_json(p.one_way_s)},
                      {"uncertainty_s", p.bound_s}});
   }
   doc["latency"] = pairs;

@@ -1,5 +1,6 @@
 #include "trace/trace_stats_report.hpp"
 
+#include "core/stats_json.hpp"
 #include "core/table.hpp"
 
 namespace dlcnet::trace {
@@ -39,11 +40,6 @@ json sizes_json(const SizeDistribution& d) {
           {"p99", d.p99},     {"max", d.max}, {"mean", d.mean}, {"log2_histogram", buckets}};
 }
 
-json summary_json(const LatencySummary& s) {
-  return {{"count", s.count}, {"mean", s.mean}, {"min", s.min}, {"p50", s.p50},
-          {"p90", s.p90},     {"p99", s.p99},   {"max", s.max}, {"stdev", s.stdev}};
-}
-
 json node_json(const NodeStats& ns) {
   json j = {{"name", ns.name},
             {"rank", ns.rank},
@@ -54,13 +50,13 @@ json node_json(const NodeStats& ns) {
             {"message_sizes", sizes_json(ns.sizes)}};
   json it = json::array();
   if (ns.role == Role::kWorker) {
-    j["summary"] = {{"computation_s", summary_json(ns.computation_s)},
-                    {"phase1_s", summary_json(ns.phase1_s)},
-                    {"phase2_s", summary_json(ns.phase2_s)},
-                    {"phase3_s", summary_json(ns.phase3_s)},
-                    {"iteration_s", summary_json(ns.total_s)},
-                    {"overlap_ratio", summary_json(ns.overlap_ratio)},
-                    {"wait_s", summary_json(ns.wait_s)}};
+    j["summary"] = {{"computation_s", latency_summary_json(ns.computation_s)},
+                    {"phase1_s", latency_summary_json(ns.phase1_s)},
+                    {"phase2_s", latency_summary_json(ns.phase2_s)},
+                    {"phase3_s", latency_summary_json(ns.phase3_s)},
+                    {"iteration_s", latency_summary_json(ns.total_s)},
+                    {"overlap_ratio", latency_summary_json(ns.overlap_ratio)},
+                    {"wait_s", latency_summary_json(ns.wait_s)}};
     for (const WorkerIteration& w : ns.worker_iterations) {
       it.push_back({{"iteration", w.iteration},
                     {"complete", w.complete},
@@ -74,9 +70,9 @@ json node_json(const NodeStats& ns) {
                     {"wait_s", w.wait_s}});
     }
   } else {
-    j["summary"] = {{"sync_s", summary_json(ns.sync_s)},
-                    {"update_s", summary_json(ns.update_s)},
-                    {"search_s", summary_json(ns.search_s)}};
+    j["summary"] = {{"sync_s", latency_summary_json(ns.sync_s)},
+                    {"update_s", latency_summary_json(ns.update_s)},
+                    {"search_s", latency_summary_json(ns.search_s)}};
     for (const ServerIteration& s : ns.server_iterations) {
       it.push_back({{"iteration", s.iteration},
                     {"complete", s.complete},
@@ -226,13 +222,13 @@ json stats_to_json(const JobStats& s) {
   j["job"] = {{"num_workers", s.num_workers}, {"num_servers", s.num_servers},
               {"node_files", s.nodes.size()}, {"records", s.records},
               {"messages", s.messages},       {"iterations", s.iterations}};
-  j["summary"] = {{"computation_s", summary_json(s.computation_s)},
-                  {"overlap_ratio", summary_json(s.overlap_ratio)},
-                  {"wait_s", summary_json(s.wait_s)},
-                  {"sync_s", summary_json(s.sync_s)},
-                  {"update_s", summary_json(s.update_s)},
-                  {"push_rtt_s", summary_json(s.push_rtt_s)},
-                  {"pull_rtt_s", summary_json(s.pull_rtt_s)}};
+  j["summary"] = {{"computation_s", latency_summary_json(s.computation_s)},
+                  {"overlap_ratio", latency_summary_json(s.overlap_ratio)},
+                  {"wait_s", latency_summary_json(s.wait_s)},
+                  {"sync_s", latency_summary_json(s.sync_s)},
+                  {"update_s", latency_summary_json(s.update_s)},
+                  {"push_rtt_s", latency_summary_json(s.push_rtt_s)},
+                  {"pull_rtt_s", latency_summary_json(s.pull_rtt_s)}};
   j["by_operation"] = tallies_json(s.ops);
   j["message_sizes"] = sizes_json(s.sizes);
   json nodes = json::array();
@@ -246,8 +242,8 @@ json stats_to_json(const JobStats& s) {
                     {"push_bytes_max", k.push_bytes_max},
                     {"pull_bytes_min", k.pull_bytes_min},
                     {"pull_bytes_max", k.pull_bytes_max},
-                    {"push_rtt_s", summary_json(k.push_rtt_s)},
-                    {"pull_rtt_s", summary_json(k.pull_rtt_s)}});
+                    {"push_rtt_s", latency_summary_json(k.push_rtt_s)},
+                    {"pull_rtt_s", latency_summary_json(k.pull_rtt_s)}});
   }
   j["keys"] = keys;
   return j;

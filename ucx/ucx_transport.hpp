@@ -38,6 +38,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "core/transport.hpp"
 
@@ -45,5 +46,9 @@ namespace dlcnet {
 
 // Creates a UCP context and worker (throws Error naming the failing UCX call).
 std::unique_ptr<Transport> make_ucx_transport(const TransportOptions& opts);
+
+// The version of the UCX library this process runs with (ucp_get_version_string()), e.g.
+// "1.13.1": the "ucx_version" of the tools' report contexts.
+std::string ucx_library_version();
 
 }  // namespace dlcnet

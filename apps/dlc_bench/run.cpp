@@ -104,6 +104,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   if (initiator && !o.json_path.empty()) {
     nlohmann::json doc = bench_json(result);
     nlohmann::json ctx = make_run_context("dlc-bench", argc, argv);
+    add_transport_versions(ctx);
     ctx["transport"] = t.describe();
     ctx["transport_selection"] = choice.to_json();
     ctx["role"] = "client";

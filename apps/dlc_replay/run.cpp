@@ -169,6 +169,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
     if (!o.json_path.empty()) {
       nlohmann::json doc = report_json(rep, job, map);
       nlohmann::json ctx = make_run_context("dlc-replay", argc, argv);
+      add_transport_versions(ctx);
       ctx["transport"] = t.describe();
       ctx["transport_selection"] = choice.to_json();
       ctx["coordinator"] = o.coordinator_host + ":" + std::to_string(jl.port());
