@@ -9,8 +9,8 @@
 
 #include "core/error.hpp"
 #include "core/run_context.hpp"
-#include "core/tcp_bootstrap.hpp"
 #include "core/units.hpp"
+#include "launch/job.hpp"
 #include "launch/transport_select.hpp"
 #include "patterns/bench_report.hpp"
 
@@ -63,22 +63,24 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   if (!quiet) {
     std::cerr << "dlc-bench: transport " << choice.chosen << " (" << choice.reason << ")\n";
   }
-  TcpBootstrapConfig bc;
-  bc.rank = role;
-  bc.size = 2;
-  bc.coordinator_host = o.loopback ? "127.0.0.1" : o.server;
-  bc.port = port;
-  bc.join_timeout = std::chrono::seconds(o.spec.timeout_s);
+  // A job of two ranks on the job layer: the server is rank 0 and coordinates.
+  JobConfig jc;
+  jc.rank = role;
+  jc.world_size = 2;
+  jc.coordinator_host = o.loopback ? "127.0.0.1" : o.server;
+  jc.port = port;
+  jc.timeout = std::chrono::seconds(o.spec.timeout_s);
   // The responder of a one-sided test waits in a barrier while the initiator runs a whole size.
-  bc.op_timeout =
+  jc.op_timeout =
       std::chrono::seconds(o.spec.timeout_s + static_cast<int>(o.spec.duration_s) + 600);
-  if (o.wire_version) bc.wire_version = o.wire_version;
-  TcpBootstrap boot(bc);
-  if (on_listening) on_listening(boot.port());
+  if (o.wire_version) jc.wire_version = o.wire_version;
+  Job job(jc);
+  if (on_listening) on_listening(job.port());
   if (role == kServer && !quiet) {
-    std::cerr << "dlc-bench: waiting for a client on port " << boot.port() << '\n';
+    std::cerr << "dlc-bench: waiting for a client on port " << job.port() << '\n';
   }
-  boot.join();
+  job.join();
+  Bootstrap& boot = job.bootstrap();
   const BenchSpec spec = agree_on_spec(boot, o.spec);
   Transport& t = *choice.transport;
   check_sizes(spec, t, device_name(t.describe()));
@@ -86,7 +88,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   const bool initiator = role == kClient;
   PeerSession session(t, boot, role == kServer ? kClient : kServer, initiator, spec);
   const int peers[] = {session.peer()};
-  t.connect(boot, peers);
+  job.connect(t, peers);
 
   std::unique_ptr<RecordWriter> records;
   if (initiator && !o.records_path.empty())
@@ -111,6 +113,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     ctx["peer"] = o.loopback ? std::string("loopback") : o.server;
     if (records) ctx["records_file"] = records->path();
     doc["context"] = ctx;
+    doc["phases_s"] = job.phases_json();
     write_json_file(o.json_path, doc);
   }
   if (!initiator && !quiet) std::cerr << "dlc-bench: client finished\n";
