@@ -1,6 +1,5 @@
 // dlc-bench: perftest-style point-to-point latency and bandwidth over verbs or UCX.
 #include "apps/dlc_bench/options.hpp"
-#include "apps/dlc_bench/run.hpp"
 
 int main(int argc, char** argv) {
   auto parsed = dlcnet::bench::parse_options(argc, argv);

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/dlc_replay/run.hpp"
 #include "launch/rank_env.hpp"
+#include "replay/replay_rank.hpp"
 
 namespace dlcnet::replay::cli {
 

@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "core/clock.hpp"
-#include "core/inprocess_bootstrap.hpp"
 #include "core/clock_sync.hpp"
+#include "core/inprocess_bootstrap.hpp"
 #include "trace/trace_synth.hpp"
 #include "ucx/ucx_transport.hpp"
 

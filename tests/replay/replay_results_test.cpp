@@ -4,9 +4,9 @@
 
 #include "tests/flows/sample_flows.hpp"
 
-#include "apps/dlc_replay/run.hpp"
 #include "core/error.hpp"
 #include "core/wire.hpp"
+#include "replay/replay_rank.hpp"
 
 namespace dlcnet::replay {
 namespace {

@@ -1,4 +1,4 @@
-#include "apps/dlc_replay/run.hpp"
+#include "replay/replay_rank.hpp"
 
 #include <unistd.h>
 
@@ -13,11 +13,11 @@
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
+#include "flows/fct.hpp"
 #include "launch/job.hpp"
 #include "launch/transport_select.hpp"
 #include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
-#include "flows/fct.hpp"
 #include "replay/replay_json.hpp"
 #include "trace/trace_loader.hpp"
 

@@ -1,4 +1,4 @@
-#include "apps/dlc_bench/run.hpp"
+#include "patterns/bench_job.hpp"
 
 #include <exception>
 #include <functional>

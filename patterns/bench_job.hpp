@@ -1,0 +1,30 @@
+// One dlc-bench test as a job of two ranks on the job layer (launch/job.hpp): the server is
+// rank 0, the client rank 1, or both ends in this process (--loopback). The client prints and
+// writes the reports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/transport.hpp"
+#include "patterns/bench_spec.hpp"
+
+namespace dlcnet::bench {
+
+// dlc-bench's command line as plain data (apps/dlc_bench/options.cpp fills it).
+struct Options {
+  BenchSpec spec;
+  TransportOptions transport;
+  std::string transport_kind = "auto";
+  std::string server;  // empty: this is the server
+  uint16_t port = 18515;
+  bool loopback = false;
+  std::string json_path;
+  std::string records_path;
+  uint16_t wire_version = 0;  // hidden: speak another wire version (tests)
+};
+
+// Runs the test; returns the process exit code (errors are printed on stderr).
+int run(const Options& o, int argc, const char* const* argv);
+
+}  // namespace dlcnet::bench
