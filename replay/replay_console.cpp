@@ -1,5 +1,7 @@
 #include "replay/replay_console.hpp"
 
+#include "flows/flow_report.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -12,50 +14,6 @@ namespace {
 
 std::string us(double s) {
   return fixed(s * 1e6, 1);
-}
-
-std::string signed_duration(double ns) {
-  const double a = std::fabs(ns);
-  const char* sign = ns < 0 ? "-" : "+";
-  if (a >= 1e9) return sign + fixed(a * 1e-9, 3) + " s";
-  if (a >= 1e6) return sign + fixed(a * 1e-6, 3) + " ms";
-  return sign + fixed(a * 1e-3, 1) + " us";
-}
-
-void print_clocks(std::ostream& out, const ReplayReport& r) {
-  std::string same;
-  for (size_t k = 1; k < r.clocks.size(); ++k) {
-    const ClockReport& c = r.clocks[k];
-    if (c.model.same_clock) {
-      same += (same.empty() ? "" : ", ") + std::to_string(k);
-      continue;
-    }
-    out << "# clock of rank " << k << " (" << c.host.hostname << "): offset to rank 0 "
-        << signed_duration(c.model.offset_ns) << " +/- " << fixed(c.model.uncertainty_ns * 1e-3, 1)
-        << " us (min round trip " << fixed(static_cast<double>(c.before.rtt_ns) * 1e-3, 1)
-        << " us), drift " << fixed(c.model.drift * 1e6, 2) << " ppm\n";
-  }
-  if (!same.empty()) {
-    double bound = 0;
-    for (const ClockReport& c : r.clocks) {
-      if (c.model.same_clock) bound = std::max(bound, c.model.uncertainty_ns);
-    }
-    out << "# clock: rank" << (same.find(',') == std::string::npos ? " " : "s ") << same
-        << " run on rank 0's kernel: offsets through CLOCK_MONOTONIC, +/- "
-        << fixed(bound * 1e-3, 2) << " us\n";
-  }
-  const ReleaseReport& rel = r.release;
-  if (rel.ranks.size() > 1) {
-    out << "# release: ";
-    if (rel.mode == Release::instant) {
-      out << "at an instant " << signed_duration(rel.lead_ns) << " ahead on rank 0's clock";
-    } else {
-      out << "by the bootstrap barrier";
-    }
-    out << "; ranks started within " << signed_duration(rel.skew_ns) << " +/- "
-        << fixed(rel.skew_bound_ns * 1e-3, 1) << " us of each other (latest: rank "
-        << rel.latest_rank << ")\n";
-  }
 }
 
 void print_iterations(std::ostream& out, const ReplayReport& r) {
@@ -115,26 +73,6 @@ void print_fidelity(std::ostream& out, const ReplayReport& r, const trace::Job& 
   }
   out << "\n# replay fidelity: scheduling error = post - (dependencies completed + think time); "
          "held = sends that waited for their channel's order\n";
-  t.print(out);
-}
-
-void print_latency(std::ostream& out, const ReplayReport& r) {
-  Table t({{"src", ""},
-           {"dst", ""},
-           {"messages", ""},
-           {"bytes", ""},
-           {"one-way_p50", "usec"},
-           {"one-way_p99", "usec"},
-           {"one-way_max", "usec"},
-           {"+/-bound", "usec"}});
-  for (const PairLatency& p : r.pairs) {
-    t.add_row({std::to_string(p.src), std::to_string(p.dst), std::to_string(p.messages),
-               format_size(p.bytes), fixed(p.one_way_s.p50 * 1e6, 1),
-               fixed(p.one_way_s.p99 * 1e6, 1), fixed(p.one_way_s.max * 1e6, 1),
-               fixed(p.bound_s * 1e6, 1)});
-  }
-  out << "\n# one-way latency per rank pair: sender's post to arrival at the receiver, on rank "
-         "0's clock\n";
   t.print(out);
 }
 
@@ -216,10 +154,10 @@ void print_report(std::ostream& out, const ReplayReport& r, const trace::Job& jo
       << to_string(r.options.transfer) << ", transport " << r.transport << " ("
       << r.transport_reason << "), " << r.world_size << " ranks from " << r.rank_source << '\n';
   out << "# " << map.describe(job) << '\n';
-  print_clocks(out, r);
+  print_clocks(out, r.clocks, r.release);
   print_iterations(out, r);
   print_fidelity(out, r, job, map);
-  print_latency(out, r);
+  print_pairs(out, r.pairs);
   out << "\n# scheduling error over all ranks: p50 " << fixed(r.sched_error_s.p50 * 1e6, 2)
       << " us, p99 " << fixed(r.sched_error_s.p99 * 1e6, 2) << " us, max "
       << fixed(r.sched_error_s.max * 1e6, 2) << " us; run took " << fixed(r.duration_s, 3)

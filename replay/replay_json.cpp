@@ -1,5 +1,7 @@
 #include "replay/replay_json.hpp"
 
+#include "flows/flow_report.hpp"
+
 #include "core/run_context.hpp"
 #include "core/stats_json.hpp"
 #include "replay/replay_console.hpp"
@@ -37,38 +39,6 @@ nlohmann::json iterations_json(const ReplayReport& r) {
   return a;
 }
 
-nlohmann::json clock_json(const ReplayReport& r) {
-  nlohmann::json a = nlohmann::json::array();
-  for (size_t k = 0; k < r.clocks.size(); ++k) {
-    const ClockReport& c = r.clocks[k];
-    a.push_back({{"rank", k},
-                 {"host", c.host.hostname},
-                 {"same_kernel_as_rank0", c.model.same_clock},
-                 {"method", k == 0               ? "reference"
-                            : c.model.same_clock ? "clock_monotonic"
-                                                 : "ping_pong"},
-                 {"offset_s", c.model.offset_ns * 1e-9},
-                 {"drift", c.model.drift},
-                 // Rank k's clock minus rank 0's at rank 0's time t is offset + drift * (t - at):
-                 // ClockModel::to_reference() (replay_clock.hpp) puts a record on rank 0's clock.
-                 {"at_s", c.model.at_ns * 1e-9},
-                 {"uncertainty_s", c.model.uncertainty_ns * 1e-9},
-                 // The ping-pong estimates, kept for ranks on rank 0's kernel too, where the
-                 // CLOCK_MONOTONIC ones check them.
-                 {"estimate_before",
-                  {{"offset_s", c.before.offset_ns * 1e-9},
-                   {"uncertainty_s", c.before.uncertainty_ns * 1e-9},
-                   {"rtt_min_s", static_cast<double>(c.before.rtt_ns) * 1e-9},
-                   {"samples", c.before.samples}}},
-                 {"estimate_after",
-                  {{"offset_s", c.after.offset_ns * 1e-9},
-                   {"uncertainty_s", c.after.uncertainty_ns * 1e-9},
-                   {"rtt_min_s", static_cast<double>(c.after.rtt_ns) * 1e-9},
-                   {"samples", c.after.samples}}}});
-  }
-  return a;
-}
-
 }  // namespace
 
 nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const RankMap& map) {
@@ -92,7 +62,7 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
                    {"rank_source", r.rank_source},
                    {"duration_s", r.duration_s}};
   doc["rank_map"] = map.to_json(job);
-  doc["clock"] = clock_json(r);
+  doc["clock"] = clocks_json(r.clocks);
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankReport& k : r.ranks) {
     ranks.push_back(
@@ -113,16 +83,7 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
   doc["ranks"] = ranks;
   doc["scheduling_error_s"] = latency_summary_json(r.sched_error_s);
   doc["order_hold_s"] = latency_summary_json(r.order_hold_s);
-  nlohmann::json pairs = nlohmann::json::array();
-  for (const PairLatency& p : r.pairs) {
-    pairs.push_back({{"src", p.src},
-                     {"dst", p.dst},
-                     {"messages", p.messages},
-                     {"bytes", p.bytes},
-                     {"one_way_s", latency_summary_json(p.one_way_s)},
-                     {"uncertainty_s", p.bound_s}});
-  }
-  doc["latency"] = pairs;
+  doc["latency"] = pairs_json(r.pairs);
   doc["iterations"] = iterations_json(r);
   doc["trace_stats"] = trace::stats_to_json(r.trace_stats);
   doc["replay_stats"] = trace::stats_to_json(r.replay_stats);
