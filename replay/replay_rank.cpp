@@ -50,20 +50,13 @@ std::string rank_path(const std::string& path, int rank, int world_size) {
 int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   const trace::Job job = trace::read_job(o.inputs);
   const RankMap map = RankMap::make(job, o.map_spec);
-  if (map.world_size() != o.world_size) {
+  if (map.world_size() != o.env.world_size) {
     throw Error("the job has " + std::to_string(map.world_size()) + " nodes to replay (" +
                 std::to_string(job.num_workers) + " workers, " + std::to_string(job.num_servers) +
-                " servers) but the world has " + std::to_string(o.world_size) +
+                " servers) but the world has " + std::to_string(o.env.world_size) +
                 " ranks: start one rank per node (or use --spawn)");
   }
-  JobConfig jc;
-  jc.rank = o.rank;
-  jc.world_size = o.world_size;
-  jc.coordinator_host = o.coordinator_host;
-  jc.port = o.port;
-  jc.job_token = o.job_token;
-  jc.rank_source = o.rank_source;
-  jc.timeout = std::chrono::seconds(o.timeout_s);
+  JobConfig jc = job_config(o.env, std::chrono::seconds(o.timeout_s));
   jc.clock_samples = o.clock_samples;
   Job jl(jc);
   jl.join();
@@ -101,7 +94,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
       "the same job and options";
   popts.part_bytes = jl.agree(plan_fingerprint(job, map, popts, copies), part,
                               "replays" + std::string(kDiffer), "replay" + std::string(kDiffer));
-  const RankPlan plan = build_rank_plan(job, map, o.rank, popts, copies);
+  const RankPlan plan = build_rank_plan(job, map, o.env.rank, popts, copies);
 
   // The transport's own memory, freed with it after its teardown progressed the last messages.
   const RegionId region = t.allocate_memory(std::max<uint64_t>(plan.region_bytes, 1)).region;
@@ -112,7 +105,8 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
 
   std::unique_ptr<RecordWriter> records;
   if (!o.records_path.empty()) {
-    records = std::make_unique<RecordWriter>(rank_path(o.records_path, o.rank, o.world_size));
+    records =
+        std::make_unique<RecordWriter>(rank_path(o.records_path, o.env.rank, o.env.world_size));
     records->flush();  // the header at least, whatever happens next
   }
   auto name = [&](int r) {
@@ -125,7 +119,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
   ec.recv_ahead = o.recv_ahead;
   ec.progress_timeout = timeout;
   ec.idle = idle;
-  ec.fault_after = o.fault_rank == o.rank ? o.fault_after : -1;
+  ec.fault_after = o.fault_rank == o.env.rank ? o.fault_after : -1;
   ec.records = records.get();
   ec.rank_name = name;
   Engine engine(plan, t, jl.bootstrap(), region, ec);
@@ -141,17 +135,17 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
   std::vector<Bytes> gathered = jl.gather(encode_report(mine));
 
   bool ok = true;
-  if (o.rank == 0) {
+  if (o.env.rank == 0) {
     ReplayReport rep;
     rep.inputs = o.inputs;
     rep.options = popts;
     rep.copies = copies;
     rep.transport = choice.chosen;
     rep.transport_reason = choice.reason;
-    rep.world_size = o.world_size;
-    rep.rank_source = o.rank_source;
+    rep.world_size = o.env.world_size;
+    rep.rank_source = o.env.source;
     rep.ranks.push_back(mine);
-    for (int r = 1; r < o.world_size; ++r) rep.ranks.push_back(decode_report(gathered[r], r));
+    for (int r = 1; r < o.env.world_size; ++r) rep.ranks.push_back(decode_report(gathered[r], r));
     rep.clocks = jl.clock_reports();
     rep.release = release;
     analyse(rep, job, map);
@@ -172,7 +166,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
       add_transport_versions(ctx);
       ctx["transport"] = t.describe();
       ctx["transport_selection"] = choice.to_json();
-      ctx["coordinator"] = o.coordinator_host + ":" + std::to_string(jl.port());
+      ctx["coordinator"] = o.env.coordinator_host + ":" + std::to_string(jl.port());
       ctx["idle"] = to_string(idle);
       ctx["send_depth"] = topts.send_depth;
       ctx["recv_ahead"] = o.recv_ahead;
@@ -180,8 +174,8 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
       doc["phases_s"] = jl.phases_json();
       doc["release"] = release.to_json();
       nlohmann::json files = nlohmann::json::array();
-      for (int r = 0; r < o.world_size && !o.records_path.empty(); ++r) {
-        files.push_back(rank_path(o.records_path, r, o.world_size));
+      for (int r = 0; r < o.env.world_size && !o.records_path.empty(); ++r) {
+        files.push_back(rank_path(o.records_path, r, o.env.world_size));
       }
       doc["files"] = {
           {"records", files},

@@ -8,6 +8,7 @@
 
 #include "core/transport.hpp"
 #include "launch/job.hpp"
+#include "launch/rank_env.hpp"
 #include "replay/replay_options.hpp"
 
 namespace dlcnet::replay {
@@ -18,13 +19,7 @@ struct RunOptions {
   std::string map_spec;
   std::string transport_kind = "auto";
   TransportOptions transport;
-  // Rank environment (launch/rank_env.hpp), resolved by the caller.
-  int rank = 0;
-  int world_size = 1;
-  std::string coordinator_host = "127.0.0.1";
-  uint16_t port = 0;
-  uint64_t job_token = 0;
-  std::string rank_source = "options";
+  RankEnv env;  // rank, world, coordinator, token and their source, resolved by the caller
   std::string json_path, records_path, fct_path;
   double link_gbps = 0;
   uint32_t clock_samples = 32;

@@ -42,16 +42,11 @@ int main(int argc, char** argv) {
           "or start every rank here with --spawn");
     }
     RunOptions& r = o.run;
-    r.rank = env->rank;
-    r.world_size = env->world_size;
-    r.coordinator_host = env->coordinator_host;
-    r.port = env->port;
-    r.job_token = env->job_token;
-    r.rank_source = env->source;
-    if (const char* s = std::getenv("DLCNET_RANK_SOURCE"); s && r.rank_source == "options") {
-      r.rank_source = s;  // --spawn says who chose the ranks
+    r.env = *env;
+    if (const char* s = std::getenv("DLCNET_RANK_SOURCE"); s && r.env.source == "options") {
+      r.env.source = s;  // --spawn says who chose the ranks
     }
-    who = "rank " + std::to_string(r.rank) + ": ";
+    who = "rank " + std::to_string(r.env.rank) + ": ";
     return run_rank(r, argc, argv);
   } catch (const std::exception& e) {
     log_line("dlc-replay: " + who + "error: " + e.what());
