@@ -19,6 +19,8 @@ namespace {
 
 constexpr size_t kPingBytes = 8;
 constexpr int64_t kSleepAfterNs = 2'000'000;
+constexpr int64_t kNapMinNs = 50'000;
+constexpr int64_t kNapMaxNs = 1'000'000;
 // wr_ids of the clock traffic: distinct from the engine's (it runs before and after only).
 constexpr uint64_t kPingId = 0xC10C'0000'0000'0001ull;
 
@@ -79,9 +81,14 @@ class Pinger {
       // Block behaves as yield here: the offset is taken from the fastest round trip.
       if ((idle_ == Idle::yield || idle_ == Idle::block) && (spin & 63) == 63) sched_yield();
       // Sleeping only long after the last answer: a rank waiting for its turn naps, a rank in
-      // the middle of its ping-pongs does not.
-      if (idle_ == Idle::sleep && now - last_ > kSleepAfterNs) {
-        timespec ts{0, 50'000};
+      // the middle of its ping-pongs does not. Ranks that share CPUs (any policy but spin) nap
+      // too: dozens of ranks yielding to each other while they wait would leave rank 0 and the
+      // rank it is measuring a small share of the CPUs (set-up time grew as N squared).
+      if (idle_ != Idle::spin && now - last_ > kSleepAfterNs) {
+        // Longer naps the longer the wait (50 us to 1 ms): the first ping of a rank's turn
+        // waits at most one nap, the estimate takes the fastest round trip anyway.
+        const int64_t nap = std::clamp<int64_t>((now - last_) / 16, kNapMinNs, kNapMaxNs);
+        timespec ts{0, static_cast<long>(nap)};
         nanosleep(&ts, nullptr);
       }
       if ((spin & 1023) == 1023 && deadline_.expired()) {
@@ -156,10 +163,46 @@ OffsetEstimate ClockRound::via_kernel(size_t r) const noexcept {
   return e;
 }
 
+std::vector<int> clock_paths(const std::vector<HostIdentity>* hosts, int n) {
+  std::vector<int> via(static_cast<size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    via[r] = r;
+    if (hosts == nullptr || r == 0) continue;
+    const std::string& id = (*hosts)[r].boot_id;
+    if (id.empty()) continue;  // an unknown kernel is measured on its own
+    if (id == (*hosts)[0].boot_id) {
+      via[r] = 0;
+      continue;
+    }
+    for (int l = 1; l < r; ++l) {
+      if ((*hosts)[l].boot_id == id) {
+        via[r] = l;
+        break;
+      }
+    }
+  }
+  return via;
+}
+
+void compose_via_leaders(ClockRound& round) {
+  const int n = static_cast<int>(round.via.size());
+  for (int r = 1; r < n; ++r) {
+    const int l = round.via[r];
+    if (l == r || l == 0) continue;
+    OffsetEstimate e = round.pingpong[l];
+    e.offset_ns += round.kernel[r].offset_ns - round.kernel[l].offset_ns;
+    e.uncertainty_ns += round.kernel[r].uncertainty_ns + round.kernel[l].uncertainty_ns;
+    round.pingpong[r] = e;
+  }
+}
+
 ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint32_t samples,
-                           std::chrono::milliseconds timeout, Idle idle) {
+                           std::chrono::milliseconds timeout, Idle idle,
+                           const std::vector<HostIdentity>* hosts) {
   const int n = boot.size();
   const int me = boot.rank();
+  const std::vector<int> via = clock_paths(hosts, n);
+  auto pinged = [&](int r) { return r > 0 && via[r] == r; };
   Pinger p(t, region, timeout, idle);
   WireWriter w;
   const OffsetEstimate link = link_to_monotonic(samples);
@@ -169,6 +212,7 @@ ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint3
       .u32(link.samples);
   if (me == 0) {
     for (int r = 1; r < n; ++r) {
+      if (!pinged(r)) continue;
       for (uint32_t k = 0; k < samples; ++k) {
         p.recv(r);
         const int64_t t0 = now_ns();
@@ -178,7 +222,7 @@ ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint3
       }
       p.drain_sends(r, samples);
     }
-  } else if (n > 1) {
+  } else if (pinged(me)) {
     for (uint32_t k = 0; k < samples; ++k) p.recv(0);
     for (uint32_t k = 0; k < samples; ++k) {
       w.i64(p.wait_recv(0));
@@ -188,6 +232,7 @@ ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint3
   }
   std::vector<Bytes> all = boot.allgather(w.bytes());
   ClockRound round;
+  round.via = via;
   round.pingpong.resize(static_cast<size_t>(n));
   round.pingpong[0].samples = samples;
   auto read_link = [&](WireReader& rd) {
@@ -202,6 +247,7 @@ ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint3
   read_link(r0);
   std::vector<std::vector<ClockSample>> s(static_cast<size_t>(n));
   for (int r = 1; r < n; ++r) {
+    if (!pinged(r)) continue;
     for (uint32_t k = 0; k < samples; ++k) {
       ClockSample c;
       c.t0 = r0.i64("t0");
@@ -213,10 +259,13 @@ ClockRound measure_offsets(Transport& t, Bootstrap& boot, RegionId region, uint3
   for (int r = 1; r < n; ++r) {
     WireReader rr(all[r], "clock samples of rank " + std::to_string(r));
     read_link(rr);
-    for (uint32_t k = 0; k < samples; ++k) s[r][k].t_remote = rr.i64("t_remote");
+    if (pinged(r)) {
+      for (uint32_t k = 0; k < samples; ++k) s[r][k].t_remote = rr.i64("t_remote");
+      round.pingpong[r] = estimate_offset(s[r]);
+    }
     rr.expect_end();
-    round.pingpong[r] = estimate_offset(s[r]);
   }
+  compose_via_leaders(round);
   return round;
 }
 
@@ -260,6 +309,9 @@ std::vector<ClockReport> clock_reports(const std::vector<HostIdentity>& hosts,
     c.host = hosts[r];
     c.before = before.pingpong[r];
     c.after = after.pingpong[r];
+    if (r < before.via.size() && before.via[r] != static_cast<int>(r) && before.via[r] != 0) {
+      c.via = before.via[r];
+    }
     c.model = models[r];
     out.push_back(c);
   }

@@ -33,11 +33,15 @@ nlohmann::json clocks_json(std::span<const ClockReport> clocks) {
                  {"offset_s", c.model.offset_ns * 1e-9},
                  {"drift", c.model.drift},
                  // Rank k's clock minus rank 0's at rank 0's time t is offset + drift * (t - at):
-                 // ClockModel::to_reference() (replay_clock.hpp) puts a record on rank 0's clock.
+                 // ClockModel::to_reference() (core/clock_model.hpp) puts a record on rank 0's
+                 // clock.
                  {"at_s", c.model.at_ns * 1e-9},
                  {"uncertainty_s", c.model.uncertainty_ns * 1e-9},
-                 // The ping-pong estimates, kept for ranks on rank 0's kernel too, where the
-                 // CLOCK_MONOTONIC ones check them.
+                 // Another host's rank whose ping-pongs this rank's estimates went through
+                 // (the leader of its kernel), or null.
+                 {"via_rank", c.via >= 0 ? nlohmann::json(c.via) : nlohmann::json(nullptr)},
+                 // The ping-pong estimates (0 samples for ranks on rank 0's kernel, which the
+                 // job layer aligns through CLOCK_MONOTONIC alone).
                  {"estimate_before",
                   {{"offset_s", c.before.offset_ns * 1e-9},
                    {"uncertainty_s", c.before.uncertainty_ns * 1e-9},
@@ -77,7 +81,9 @@ void print_clocks(std::ostream& out, std::span<const ClockReport> clocks,
     out << "# clock of rank " << k << " (" << c.host.hostname << "): offset to rank 0 "
         << signed_duration(c.model.offset_ns) << " +/- " << fixed(c.model.uncertainty_ns * 1e-3, 1)
         << " us (min round trip " << fixed(static_cast<double>(c.before.rtt_ns) * 1e-3, 1)
-        << " us), drift " << fixed(c.model.drift * 1e6, 2) << " ppm\n";
+        << " us), drift " << fixed(c.model.drift * 1e6, 2) << " ppm"
+        << (c.via >= 0 ? " (through rank " + std::to_string(c.via) + " on its kernel)" : "")
+        << '\n';
   }
   if (!same.empty()) {
     double bound = 0;

@@ -167,7 +167,7 @@ void Job::align_clocks(Transport& t, RegionId region, Idle idle) {
   if (rounds_ == 1 && released_at_ != 0) phase_done("run", released_at_);
   if (rounds_ >= 2) throw Error("job: clocks are aligned twice, before and after the run");
   ClockRound& round = rounds_ == 0 ? before_ : after_;
-  round = measure_offsets(t, *boot_, region, cfg_.clock_samples, cfg_.timeout, idle);
+  round = measure_offsets(t, *boot_, region, cfg_.clock_samples, cfg_.timeout, idle, &hosts_);
   phase_done(rounds_ == 0 ? "clocks_before" : "clocks_after", t0);
   ++rounds_;
 }
@@ -184,16 +184,39 @@ int64_t Job::release(Release mode, Idle idle) {
     const int64_t b0 = now_ns();
     boot_->barrier();
     const int64_t lead = std::max(kMinLeadNs, kLeadFactor * (now_ns() - b0));
+    // The instant on rank 0's clock, and on its kernel's CLOCK_MONOTONIC through a link taken
+    // now: ranks on that kernel convert through a fresh link of their own, which no drift
+    // since the clock round can skew (in an emulated guest, per-process TSC scales differ by
+    // up to 0.2 %: 2 ms a second). Ranks on other kernels go through the round before.
     WireWriter w;
-    if (cfg_.rank == 0) w.i64(now_ns() + lead).i64(lead);
+    if (cfg_.rank == 0) {
+      const int64_t target = now_ns() + lead;
+      const OffsetEstimate link = link_to_monotonic(8);
+      w.i64(target).i64(lead).i64(target - std::llround(link.offset_ns));
+    }
     const std::vector<Bytes> all = boot_->allgather(w.bytes());
     WireReader rd(all[0], "release instant of rank 0");
     const int64_t target = rd.i64("instant");
     lead_ns_ = static_cast<double>(rd.i64("lead"));
+    const int64_t target_monotonic = rd.i64("instant on CLOCK_MONOTONIC");
     rd.expect_end();
     target_ns_ = static_cast<double>(target);
-    const ClockModel m = model_before(hosts_, before_, static_cast<size_t>(cfg_.rank));
-    wait_until(std::llround(m.to_local(target_ns_)), idle);
+    int64_t local_target = 0;
+    if (same_kernel(hosts_, static_cast<size_t>(cfg_.rank))) {
+      local_target = target_monotonic + std::llround(link_to_monotonic(8).offset_ns);
+    } else {
+      const ClockModel m = model_before(hosts_, before_, static_cast<size_t>(cfg_.rank));
+      local_target = std::llround(m.to_local(target_ns_));
+    }
+    // Bounded like every other wait: an instant further away than the job's timeout means a
+    // clock model gone wrong, not a long lead.
+    const int64_t away = local_target - now_ns();
+    if (away > std::chrono::nanoseconds(cfg_.timeout).count()) {
+      throw Error("the release instant is " + std::to_string(away / 1'000'000) +
+                  " ms away on this rank's clock (lead " + std::to_string(lead_ns_ * 1e-6) +
+                  " ms): the clock alignment with rank 0 is wrong");
+    }
+    wait_until(local_target, idle);
     released_at_ = now_ns();
   }
   phase_done("release", t0);

@@ -120,5 +120,24 @@ TEST(ClockModel, BeforeTheRunSameKernelRanksGoThroughTheKernel) {
   EXPECT_DOUBLE_EQ(m2.uncertainty_ns, 70);
 }
 
+TEST(ClockSync, OneRankPerKernelIsPinged) {
+  const std::vector<HostIdentity> hosts = {{"a", "k0"}, {"b", "k1"}, {"a", "k0"},
+                                           {"b", "k1"}, {"c", ""},   {"b", "k1"}};
+  EXPECT_EQ(clock_paths(&hosts, 6), (std::vector<int>{0, 1, 0, 1, 4, 1}));
+  EXPECT_EQ(clock_paths(nullptr, 3), (std::vector<int>{0, 1, 2}));  // no identities: all
+}
+
+TEST(ClockSync, RanksBehindALeaderAddTheirKernelLinks) {
+  ClockRound round;
+  round.via = {0, 1, 1};
+  round.pingpong = {{0, 0, 0, 0, 8}, {-5000, 40, 80, 1000, 8}, {}};
+  round.kernel = {{10, 1, 2, 0, 8}, {700, 2, 4, 0, 8}, {900, 3, 6, 0, 8}};
+  compose_via_leaders(round);
+  EXPECT_DOUBLE_EQ(round.pingpong[2].offset_ns, -5000 + 900 - 700);
+  EXPECT_DOUBLE_EQ(round.pingpong[2].uncertainty_ns, 40 + 3 + 2);
+  EXPECT_EQ(round.pingpong[2].samples, 8u);
+  EXPECT_DOUBLE_EQ(round.pingpong[1].offset_ns, -5000);  // the leader keeps its own
+}
+
 }  // namespace
 }  // namespace dlcnet
