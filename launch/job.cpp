@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <thread>
 
 #include "core/clock.hpp"
@@ -287,6 +288,17 @@ std::vector<ClockModel> Job::clock_models() const {
 
 std::vector<ClockReport> Job::clock_reports() const {
   return dlcnet::clock_reports(hosts_, before_, after_);
+}
+
+std::string Job::phases_line() const {
+  std::string line = "# job phases on rank " + std::to_string(cfg_.rank) + ":";
+  for (size_t k = 0; k < phases_.size(); ++k) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s %s %.3f s", k == 0 ? "" : ",", phases_[k].name.c_str(),
+                  phases_[k].seconds);
+    line += buf;
+  }
+  return line;
 }
 
 nlohmann::json Job::phases_json() const {

@@ -116,6 +116,8 @@ class Job {
   // The steps so far, in order; "run" is the time from release() to the next align_clocks().
   const std::vector<PhaseTime>& phases() const noexcept { return phases_; }
   nlohmann::json phases_json() const;
+  // One console line: "# job phases on rank 0: join 0.081 s, agree 0.014 s, ...".
+  std::string phases_line() const;
 
  private:
   void phase_done(const char* name, int64_t since_ns);

@@ -150,6 +150,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
     rep.release = release;
     analyse(rep, job, map);
     print_report(std::cout, rep, job, map);
+    std::cout << jl.phases_line() << '\n';
     std::cout.flush();
     if (!o.fct_path.empty()) {
       std::ofstream f(o.fct_path);

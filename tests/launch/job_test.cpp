@@ -87,6 +87,9 @@ TEST(Job, GatherBringsEveryRanksBlobToRankZeroAndPhasesAreTimed) {
       for (const PhaseTime& p : job.phases()) names.push_back(p.name);
       EXPECT_EQ(names, (std::vector<std::string>{"join", "gather"}));
       EXPECT_TRUE(job.phases_json().contains("gather_s"));
+      EXPECT_EQ(job.phases_line().rfind("# job phases on rank 0: join ", 0), 0u)
+          << job.phases_line();
+      EXPECT_NE(job.phases_line().find(", gather "), std::string::npos) << job.phases_line();
     }
     EXPECT_EQ(job.ranks_on_this_host(), 3);
   });
