@@ -6,7 +6,8 @@
 # chroots it into the host's own root over virtio-9p, creates a Soft-RoCE device rxe0
 # and runs the command there, in the caller's directory, with the host's binaries.
 # The command's stdout/stderr stream to ours and its exit status becomes ours.
-# What was verified on this machine: /work/shared/docs/softroce-on-this-machine.md.
+# What was verified on the build machine: ../shared/docs/softroce-on-this-machine.md (beside
+# the repository).
 #
 # Two-guest mode boots two guests joined by a virtual wire (QEMU -netdev dgram over
 # unix sockets) for real host-to-host RoCE v2, optionally through netem.

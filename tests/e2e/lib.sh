@@ -69,13 +69,20 @@ for x in sys.argv[2:]:
 if failed:
     print(json.dumps(d, indent=1)[:3000])
 PY
+  count_results "$work/py"
+}
+
+# count_results FILE: each "ok: ..." / "FAIL: ..." line of FILE (a checker's output) counts as
+# one check; other lines are shown.
+count_results() {
+  local line
   while IFS= read -r line; do
     case "$line" in
       "ok: "*) ok "${line#ok: }" ;;
       "FAIL: "*) bad "${line#FAIL: }" ;;
       *) echo "  | $line" ;;
     esac
-  done <"$work/py"
+  done <"$1"
 }
 
 has_rdma_device() { [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; }

@@ -94,11 +94,16 @@ def check_summaries(name, d):
                f"{name}: summaries count their samples")
 
 
-for name, d in loaded.items():
-    try:
-        check_summaries(name, d)
-    except Exception as e:
-        result(False, f"{name}: summaries: {e!r}")
+def for_each_report(check, what):
+    """Runs check(name, doc) on every loaded report; an exception is one failed check."""
+    for name, d in loaded.items():
+        try:
+            check(name, d)
+        except Exception as e:
+            result(False, f"{name}: {what}: {e!r}")
+
+
+for_each_report(check_summaries, "summaries")
 
 
 lat = loaded.get("dlc-bench lat")
@@ -133,11 +138,7 @@ def check_context(name, d):
                f"{name}: ucx_version set")
 
 
-for name, d in loaded.items():
-    try:
-        check_context(name, d)
-    except Exception as e:
-        result(False, f"{name}: context: {e!r}")
+for_each_report(check_context, "context")
 result(len(versions) == 1 and None not in versions, f"one schema_version: {sorted(map(str, versions))}")
 result(len(times) == 1, "one description of the times")
 
@@ -161,11 +162,5 @@ if rep:
     files = rep.get("files", {}).get("records", [])
     result(sorted(files) == sorted(csvs[2:]), "dlc-replay: JSON names its records files")
 PY
-while IFS= read -r line; do
-  case "$line" in
-    "ok: "*) ok "${line#ok: }" ;;
-    "FAIL: "*) bad "${line#FAIL: }" ;;
-    *) echo "  | $line" ;;
-  esac
-done <"$work/py"
+count_results "$work/py"
 finish
