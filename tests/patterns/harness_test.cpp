@@ -123,23 +123,27 @@ class Harness : public ::testing::TestWithParam<Fabric> {
   void TearDown() override {
     if (!records_.empty()) std::remove(records_.c_str());
   }
+  // Runs `spec` on both ends with records; both must succeed, the initiator alone gets one
+  // result per size, streamed in order. Call through ASSERT_NO_FATAL_FAILURE.
+  void run_both(const BenchSpec& spec, const std::string& tag) {
+    records_ = temp_path(GetParam().name + tag);
+    const BenchSpec specs[2] = {spec, spec};
+    const auto errors = run_pair(GetParam(), specs, records_, ends_);
+    ASSERT_EQ(errors[kResponder], "");
+    ASSERT_EQ(errors[kInitiator], "");
+    EXPECT_TRUE(ends_[kResponder].result.sizes.empty());
+    ASSERT_EQ(ends_[kInitiator].result.sizes.size(), spec.sizes.size());
+    EXPECT_EQ(ends_[kInitiator].streamed, spec.sizes);
+  }
   std::string records_;
+  End ends_[2];
 };
 
 TEST_P(Harness, LatencyOverSendGivesOneResultPerSizeAndOneRecordPerMessage) {
   const BenchSpec spec = spec_of(BenchKind::lat, Op::send, {64, 64 << 10}, 50);
-  records_ = temp_path(GetParam().name + "_lat_send");
-  End ends[2];
-  const BenchSpec specs[2] = {spec, spec};
-  const auto errors = run_pair(GetParam(), specs, records_, ends);
-  ASSERT_EQ(errors[kResponder], "");
-  ASSERT_EQ(errors[kInitiator], "");
-
-  EXPECT_TRUE(ends[kResponder].result.sizes.empty());
-  const BenchResult& r = ends[kInitiator].result;
+  ASSERT_NO_FATAL_FAILURE(run_both(spec, "_lat_send"));
+  const BenchResult& r = ends_[kInitiator].result;
   EXPECT_EQ(r.spec.sizes, spec.sizes);
-  ASSERT_EQ(r.sizes.size(), spec.sizes.size());
-  EXPECT_EQ(ends[kInitiator].streamed, spec.sizes);
   for (size_t k = 0; k < r.sizes.size(); ++k) {
     const SizeResult& s = r.sizes[k];
     SCOPED_TRACE(s.bytes);
@@ -157,17 +161,8 @@ TEST_P(Harness, LatencyOverSendGivesOneResultPerSizeAndOneRecordPerMessage) {
 
 TEST_P(Harness, BandwidthOverWriteGivesOneResultPerSizeAndOneRecordPerMessage) {
   const BenchSpec spec = spec_of(BenchKind::bw, Op::write, {4096, 64 << 10}, 200);
-  records_ = temp_path(GetParam().name + "_bw_write");
-  End ends[2];
-  const BenchSpec specs[2] = {spec, spec};
-  const auto errors = run_pair(GetParam(), specs, records_, ends);
-  ASSERT_EQ(errors[kResponder], "");
-  ASSERT_EQ(errors[kInitiator], "");
-
-  EXPECT_TRUE(ends[kResponder].result.sizes.empty());
-  const BenchResult& r = ends[kInitiator].result;
-  ASSERT_EQ(r.sizes.size(), spec.sizes.size());
-  EXPECT_EQ(ends[kInitiator].streamed, spec.sizes);
+  ASSERT_NO_FATAL_FAILURE(run_both(spec, "_bw_write"));
+  const BenchResult& r = ends_[kInitiator].result;
   for (size_t k = 0; k < r.sizes.size(); ++k) {
     const SizeResult& s = r.sizes[k];
     SCOPED_TRACE(s.bytes);
