@@ -1,11 +1,15 @@
 #include "core/clock.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <thread>
+
+#include "core/tsc_calibration.hpp"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -14,10 +18,6 @@
 namespace dlcnet {
 namespace detail {
 namespace {
-
-// Long enough that clock_gettime's granularity is a few parts per million of it, short enough
-// not to slow every start noticeably.
-constexpr int kCalibrationMs = 20;
 
 bool invariant_tsc() {
 #if defined(__x86_64__)
@@ -50,15 +50,16 @@ TscScale calibrate() {
   TscScale s;
   if (!tsc_trusted()) return s;
 #if defined(__x86_64__)
-  const int64_t t0 = monotonic_ns();
-  const uint64_t c0 = __rdtsc();
-  std::this_thread::sleep_for(std::chrono::milliseconds(kCalibrationMs));
-  const int64_t t1 = monotonic_ns();
-  const uint64_t c1 = __rdtsc();
-  if (c1 <= c0 || t1 <= t0) return s;
-  s.ns_per_tick = static_cast<double>(t1 - t0) / static_cast<double>(c1 - c0);
-  s.base_tick = c1;
-  s.base_ns = t1;
+  TscReaders r;
+  r.tsc = [] { return static_cast<uint64_t>(__rdtsc()); };
+  r.monotonic = [] { return monotonic_ns(); };
+  r.sleep = [](int64_t ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); };
+  const TscCalibration c = calibrate_tsc(r);
+  if (!c.usable) return s;
+  s.ns_per_tick = c.ns_per_tick;
+  s.base_tick = static_cast<uint64_t>(c.base_tick);
+  s.base_ns = c.base_ns;
+  s.error_ppm = c.error_ppm;
   s.usable = true;
 #endif
   return s;
@@ -78,9 +79,9 @@ void shift_clock_for_tests(int64_t ns) noexcept {
 
 std::string clock_description() {
   if (!detail::g_tsc.usable) return "CLOCK_MONOTONIC";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "tsc (%.3f GHz, calibrated against CLOCK_MONOTONIC)",
-                1.0 / detail::g_tsc.ns_per_tick);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "tsc (%.3f GHz, calibrated against CLOCK_MONOTONIC to %.0f ppm)",
+                1.0 / detail::g_tsc.ns_per_tick, std::max(1.0, detail::g_tsc.error_ppm));
   return buf;
 }
 

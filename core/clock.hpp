@@ -31,6 +31,7 @@ struct TscScale {
   uint64_t base_tick = 0;
   int64_t base_ns = 0;
   double ns_per_tick = 0;
+  double error_ppm = 0;  // bound of the calibration's rate error (core/tsc_calibration.hpp)
 };
 extern TscScale g_tsc;            // calibrated once, before main()
 extern int64_t g_fallback_shift;  // added to CLOCK_MONOTONIC when the TSC is not used
@@ -56,7 +57,8 @@ inline double ns_to_s(int64_t ns) noexcept {
   return static_cast<double>(ns) * 1e-9;
 }
 
-// "tsc (2.899 GHz, calibrated)" or "CLOCK_MONOTONIC", for report contexts.
+// "tsc (2.899 GHz, calibrated against CLOCK_MONOTONIC to 3 ppm)" or "CLOCK_MONOTONIC", for
+// report contexts.
 std::string clock_description();
 
 }  // namespace dlcnet
