@@ -264,4 +264,19 @@ std::optional<RankEnv> resolve_rank_env(const ExplicitRank& given, const EnvLook
   return e;
 }
 
+std::string rank_path(const std::string& path, int rank, int world_size) {
+  const std::string r = std::to_string(rank);
+  if (auto at = path.find("%r"); at != std::string::npos) {
+    return path.substr(0, at) + r + path.substr(at + 2);
+  }
+  if (world_size <= 1) return path;
+  const auto slash = path.rfind('/');
+  const auto dot = path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) ||
+      dot == (slash == std::string::npos ? 0 : slash + 1)) {
+    return path + ".rank" + r;
+  }
+  return path.substr(0, dot) + ".rank" + r + path.substr(dot);
+}
+
 }  // namespace dlcnet

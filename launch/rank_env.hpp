@@ -54,4 +54,8 @@ std::vector<std::string> expand_hostlist(std::string_view list);
 // FNV-1a of a string: stable across hosts and builds (std::hash is not).
 uint64_t stable_hash(std::string_view text) noexcept;
 
+// A per-rank output file: PATH with "%r" replaced by the rank, else ".rank<R>" inserted before
+// the extension (PATH itself when there is one rank).
+std::string rank_path(const std::string& path, int rank, int world_size);
+
 }  // namespace dlcnet

@@ -123,4 +123,19 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
   return first;
 }
 
+std::vector<std::string> spawn_args(int argc, const char* const* argv) {
+  std::vector<std::string> out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--spawn") continue;
+    if (a == "--spawn-timeout") {
+      ++i;
+      continue;
+    }
+    if (a.rfind("--spawn-timeout=", 0) == 0) continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
 }  // namespace dlcnet

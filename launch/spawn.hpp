@@ -22,4 +22,8 @@ struct SpawnOptions {
 // every rank exited 0, else the first failure's (128 + signal for a killed rank).
 int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& options);
 
+// argv[1..] without --spawn and --spawn-timeout: what each spawned rank is started with (a
+// subcommand, as in "dlc-bench fanin", stays).
+std::vector<std::string> spawn_args(int argc, const char* const* argv);
+
 }  // namespace dlcnet

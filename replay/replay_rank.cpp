@@ -32,21 +32,6 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
 
 }  // namespace
 
-std::string rank_path(const std::string& path, int rank, int world_size) {
-  const std::string r = std::to_string(rank);
-  if (auto at = path.find("%r"); at != std::string::npos) {
-    return path.substr(0, at) + r + path.substr(at + 2);
-  }
-  if (world_size <= 1) return path;
-  const auto slash = path.rfind('/');
-  const auto dot = path.rfind('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) ||
-      dot == (slash == std::string::npos ? 0 : slash + 1)) {
-    return path + ".rank" + r;
-  }
-  return path.substr(0, dot) + ".rank" + r + path.substr(dot);
-}
-
 int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   const trace::Job job = trace::read_job(o.inputs);
   const RankMap map = RankMap::make(job, o.map_spec);

@@ -33,10 +33,6 @@ struct RunOptions {
   int64_t fault_after = -1;
 };
 
-// The records file of `rank`: PATH with "%r" replaced by the rank, else ".rank<R>" inserted
-// before the extension (PATH itself when there is one rank).
-std::string rank_path(const std::string& path, int rank, int world_size);
-
 // Runs this rank. Returns the exit code: 0 when the replay is complete and correct, 1 when
 // rank 0 found it wrong. Throws Error for failures (the caller prints them, exit code 1).
 int run_rank(const RunOptions& options, int argc, const char* const* argv);

@@ -42,6 +42,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"dlc-bench: point-to-point RDMA/UCX latency and bandwidth, perftest-compatible"};
   app.require_subcommand(1);
+  app.footer("dlc-bench fanin --help: the parameter-server incast, an N-rank job");
   std::string op = "send", size_text, transport = "auto";
   bool sweep = false;
   uint64_t iters = 0;

@@ -23,7 +23,7 @@ int spawn(const cli::Options& o, int argc, const char* const* argv) {
   so.limit = std::chrono::seconds(o.spawn_timeout_s);
   so.grace = std::chrono::seconds(o.run.timeout_s + 5);
   so.quiet = o.run.quiet;
-  return spawn_ranks(cli::spawn_args(argc, argv), so);
+  return spawn_ranks(spawn_args(argc, argv), so);
 }
 
 }  // namespace

@@ -126,19 +126,4 @@ ParseResult parse_options(int argc, const char* const* argv) {
   return {std::move(o), 0};
 }
 
-std::vector<std::string> spawn_args(int argc, const char* const* argv) {
-  std::vector<std::string> out;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--spawn") continue;
-    if (a == "--spawn-timeout") {
-      ++i;
-      continue;
-    }
-    if (a.rfind("--spawn-timeout=", 0) == 0) continue;
-    out.push_back(a);
-  }
-  return out;
-}
-
 }  // namespace dlcnet::replay::cli

@@ -24,7 +24,4 @@ struct ParseResult {
 
 ParseResult parse_options(int argc, const char* const* argv);
 
-// argv[1..] without --spawn and --spawn-timeout: what each spawned rank is started with.
-std::vector<std::string> spawn_args(int argc, const char* const* argv);
-
 }  // namespace dlcnet::replay::cli

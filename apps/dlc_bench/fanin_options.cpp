@@ -1,0 +1,158 @@
+#include "apps/dlc_bench/fanin_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "trace/trace_synth.hpp"
+
+namespace dlcnet::fanin::cli {
+namespace {
+
+struct Text {
+  std::string size = "64K", model, op = "send", release = "instant", idle = "auto", bg_size = "64K";
+  uint32_t burst = 16;
+  int rank = -1, world = -1;
+};
+
+// The burst: -s SIZE x --burst K, or a model's push (one message per key: payload + ps-lite
+// meta bytes, as dlc-trace synth sizes them).
+void choose_burst(FaninSpec& s, const Text& t, bool size_given, bool burst_given) {
+  if (!t.model.empty()) {
+    if (size_given || burst_given) throw Error("--model gives the burst: no -s or --burst with it");
+    const trace::ModelSpec m = trace::preset_model(t.model);
+    for (const trace::ModelParam& p : m.params) s.burst.push_back(p.bytes + m.meta_bytes);
+    s.burst_source = "model " + m.name + ": " + std::to_string(s.burst.size()) + " keys";
+    return;
+  }
+  const uint64_t size = parse_size(t.size, "-s");
+  if (size == 0) throw Error("-s: at least 1 byte");
+  if (t.burst == 0) throw Error("--burst: at least 1 message");
+  s.burst.assign(t.burst, size);
+  s.burst_source = std::to_string(t.burst) + " x " + format_size(size);
+}
+
+void validate(Options& o, const Text& t, bool size_given, bool burst_given) {
+  FaninSpec& s = o.run.spec;
+  choose_burst(s, t, size_given, burst_given);
+  if (t.op != "send") {
+    throw Error("--op " + t.op + ": the fan-in sends (two-sided) for now; write is not built yet");
+  }
+  s.release = *release_from_string(t.release);
+  o.run.idle = *idle_policy_from_string(t.idle);
+  s.bg_size = parse_size(t.bg_size, "--bg-size");
+  if (s.bg_size < 64) throw Error("--bg-size: at least 64 bytes");
+  if (s.background < 0) throw Error("--background: 0 or more ranks");
+  if (s.iterations < 1) throw Error("-n: at least 1 iteration");
+  if (s.solo < 1) throw Error("--solo: at least 1 solo round per worker (it gives the limit)");
+  if (s.gap_us < 0 || s.bg_lead_ms < 0) throw Error("--gap and --bg-lead: 0 or more");
+  if (s.timeout_s < 1) throw Error("--timeout: at least 1 second");
+  if (o.run.clock_samples < 1 || o.run.clock_samples > 100)
+    throw Error("--clock-samples: 1 to 100");
+  if (o.run.qdisc_hz < 1 || o.run.qdisc_hz > 1e6) throw Error("--qdisc-hz: 1 to 1000000");
+  if (!o.run.qdisc_netns.empty() && o.run.qdisc_dev.empty()) {
+    throw Error("--qdisc-netns names where --qdisc DEV lives: give --qdisc too");
+  }
+  if (o.run.transport.send_depth == 0) throw Error("-t: at least 1");
+  if (t.rank >= 0) o.given.rank = t.rank;
+  if (t.world >= 0) o.given.world_size = t.world;
+  if (o.spawn) {
+    if (o.given.rank || o.given.world_size || !o.given.coordinator.empty()) {
+      throw Error(
+          "--spawn starts every rank itself: give no --rank, --world-size or --coordinator");
+    }
+    if (o.workers < 1) throw Error("--spawn needs --workers W (the world is 1 + W + --background)");
+  }
+  if (o.spawn_timeout_s < 1) throw Error("--spawn-timeout: at least 1 second");
+}
+
+}  // namespace
+
+ParseResult parse_options(int argc, const char* const* argv) {
+  Options o;
+  fanin::Options& r = o.run;
+  FaninSpec& s = r.spec;
+  Text t;
+  CLI::App app{
+      "dlc-bench fanin: parameter-server incast. Rank 0 is the server, ranks 1..W workers that "
+      "burst toward it every iteration, the last --background ranks stream toward it. Measures "
+      "the burst completion time against the bottleneck's limit (from solo rounds in the same "
+      "run), every message's one-way latency and slowdown, fairness, and the queue."};
+  app.name("dlc-bench fanin");
+  auto* size =
+      app.add_option("-s,--size", t.size, "message size (64, 4K, 1M)")->capture_default_str();
+  auto* burst = app.add_option("--burst", t.burst, "messages per worker and iteration")
+                    ->capture_default_str();
+  app.add_option("--model", t.model, "the burst is this model's push: lenet5 or resnet50");
+  app.add_option("--op", t.op, "operation (send)")->check(CLI::IsMember({"send", "write"}));
+  app.add_flag("--pull", s.pull, "the server answers each burst (timed as a second phase)");
+  app.add_option("-n,--iters", s.iterations, "measured iterations")->capture_default_str();
+  app.add_option("--warmup", s.warmup, "unmeasured iterations first")->capture_default_str();
+  app.add_option("--solo", s.solo, "solo rounds per worker (its burst alone: the limit)")
+      ->capture_default_str();
+  app.add_option("--gap", s.gap_us, "compute time between iterations, us")->capture_default_str();
+  app.add_option("--release", t.release,
+                 "each round starts at an instant the server names on its clock (through the "
+                 "clock alignment), or when the worker receives the server's go (barrier)")
+      ->check(CLI::IsMember({"instant", "barrier"}))
+      ->capture_default_str();
+  app.add_option("--lead-us", r.lead_us, "instant: how far ahead the server names a start")
+      ->capture_default_str();
+  app.add_option("--background", s.background, "ranks streaming toward the server")
+      ->capture_default_str();
+  app.add_option("--bg-size", t.bg_size, "background message size")->capture_default_str();
+  app.add_option("--bg-lead", s.bg_lead_ms,
+                 "background starts this long before the first "
+                 "incast iteration, ms")
+      ->capture_default_str();
+  app.add_option("--workers", o.workers, "workers (with --spawn; else world - 1 - background)");
+  app.add_option("--rank", t.rank, "this process's rank (else from mpirun, PMI or srun)");
+  app.add_option("--world-size", t.world, "number of ranks");
+  app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
+  uint64_t token = 0;
+  auto* tok = app.add_option("--job-token", token, "a number every rank of one job shares");
+  app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
+  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this");
+  app.add_option("--transport", r.transport_kind, "auto, verbs or ucx")
+      ->check(CLI::IsMember({"auto", "verbs", "ucx"}));
+  app.add_option("--ucx-tls", r.transport.ucx_tls, "UCX_TLS for the UCX transport");
+  app.add_option("-d,--ib-dev", r.transport.device, "RDMA device (UCX: UCX_NET_DEVICES)");
+  app.add_option("-i,--ib-port", r.transport.ib_port, "device port");
+  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index");
+  app.add_flag("--rdma-cm", r.transport.rdma_cm, "connect queue pairs with rdma_cm");
+  app.add_option("-t,--tx-depth", r.transport.send_depth, "operations in flight per peer")
+      ->capture_default_str();
+  app.add_option("--qdisc", r.qdisc_dev,
+                 "rank 0 samples this device's root qdisc (backlog, "
+                 "drops) through netlink");
+  app.add_option("--qdisc-netns", r.qdisc_netns, "the network namespace --qdisc's device is in");
+  app.add_option("--qdisc-hz", r.qdisc_hz, "sampling rate")->capture_default_str();
+  app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
+  app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
+  app.add_option("--fct", r.fct_path, "write every message in HPCC's fct.txt layout (rank 0)");
+  app.add_option("--link-gbps", r.link_gbps, "--fct: the link rate of the standalone model");
+  app.add_option("--timeout", s.timeout_s, "seconds any wait may last")->capture_default_str();
+  app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
+      ->capture_default_str();
+  app.add_option("--idle", t.idle, "when idle: auto, spin, yield, sleep, block")
+      ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}))
+      ->capture_default_str();
+  app.add_flag("-q,--quiet", r.quiet, "only errors");
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return {std::nullopt, rc == 0 ? 0 : 2};
+  }
+  if (tok->count() > 0) o.given.job_token = token;
+  try {
+    validate(o, t, size->count() > 0, burst->count() > 0);
+  } catch (const Error& e) {
+    std::cerr << "dlc-bench fanin: " << e.what() << '\n';
+    return {std::nullopt, 2};
+  }
+  return {std::move(o), 0};
+}
+
+}  // namespace dlcnet::fanin::cli

@@ -1,0 +1,205 @@
+#include "patterns/fanin/fanin_job.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/record.hpp"
+#include "core/run_context.hpp"
+#include "core/units.hpp"
+#include "flows/fct.hpp"
+#include "flows/flow_report.hpp"
+#include "launch/transport_select.hpp"
+#include "patterns/fanin/fanin_queue.hpp"
+#include "patterns/fanin/fanin_records.hpp"
+#include "patterns/fanin/fanin_report.hpp"
+#include "patterns/fanin/fanin_roles.hpp"
+
+namespace dlcnet::fanin {
+namespace {
+
+int joined(const Options& o, Job& jl, int argc, const char* const* argv);
+
+}  // namespace
+
+int run_rank(const Options& o, int argc, const char* const* argv) {
+  const int workers = worker_count(o.env.world_size, o.spec);
+  if (workers < 1) {
+    throw Error("fanin needs a server (rank 0) and at least one worker: the world has " +
+                std::to_string(o.env.world_size) + " ranks and --background " +
+                std::to_string(o.spec.background));
+  }
+  JobConfig jc = job_config(o.env, std::chrono::seconds(o.spec.timeout_s));
+  jc.clock_samples = o.clock_samples;
+  Job jl(jc);
+  jl.join();
+  try {
+    return joined(o, jl, argc, argv);
+  } catch (const std::exception& e) {
+    throw Error(jl.settle_failure(e.what()));
+  }
+}
+
+namespace {
+
+int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
+  const FaninSpec& spec = o.spec;
+  const int me = o.env.rank, world = o.env.world_size;
+  const int workers = worker_count(world, spec);
+  TransportOptions topts = o.transport;
+  const uint32_t k = static_cast<uint32_t>(spec.burst.size());
+  topts.recv_depth = std::max({topts.recv_depth, k + 8, kBgRecvs + 8, o.clock_samples + 16});
+  topts.connect_timeout_ms = spec.timeout_s * 1000;
+  topts.wakeup = o.idle == IdlePolicy::block;
+  TransportChoice choice = open_transport(o.transport_kind, topts);
+  Transport& t = *choice.transport;
+
+  const uint64_t limit =
+      jl.agree(spec.fingerprint(), t.max_message_size(),
+               "runs another fan-in (burst, iterations, background, pull or release differ): start "
+               "every rank with the same options",
+               "run another fan-in (burst, iterations, background, pull or release differ): start "
+               "every rank with the same options");
+  const uint64_t largest = std::max(*std::max_element(spec.burst.begin(), spec.burst.end()),
+                                    spec.background > 0 ? spec.bg_size : 0);
+  if (largest > limit) {
+    throw Error("a message of " + format_size(largest) + " exceeds the largest the transports " +
+                "carry (" + format_size(limit) + "): lower -s, --bg-size or split the model");
+  }
+
+  const RegionId clock_region = t.allocate_memory(64).region;
+  const Allocation ctl = t.allocate_memory(ctl_bytes(world));
+  const Allocation data = t.allocate_memory(std::max<size_t>(data_bytes(spec, me, world), 64));
+  std::vector<int> peers;
+  if (me == kServer) {
+    for (int r = 1; r < world; ++r) peers.push_back(r);
+  } else {
+    peers.push_back(kServer);
+  }
+  jl.connect(t, peers);
+  const Idle idle = jl.idle_for(o.idle, t);
+  jl.align_clocks(t, clock_region, idle);
+
+  RoleContext c{spec, me, world, t};
+  c.ctl = ctl.region;
+  c.data = data.region;
+  c.ctl_mem = ctl.data;
+  c.data_mem = data.data;
+  c.idle = idle;
+  c.timeout = std::chrono::seconds(spec.timeout_s);
+  c.min_lead_ns = static_cast<int64_t>(o.lead_us * 1e3);
+  const bool here = same_kernel(jl.hosts(), static_cast<size_t>(me));
+  const ClockModel before = model_before(jl.hosts(), jl.clocks_before(), static_cast<size_t>(me));
+  c.to_local = [here, before](int64_t ref, int64_t mono) -> int64_t {
+    if (here) return mono + std::llround(link_to_monotonic(8).offset_ns);
+    return std::llround(before.to_local(static_cast<double>(ref)));
+  };
+  const std::vector<Round> rounds = schedule(spec, workers);
+
+  std::unique_ptr<QueueSampler> sampler;
+  if (me == kServer && !o.qdisc_dev.empty()) {
+    sampler = std::make_unique<QueueSampler>(o.qdisc_dev, o.qdisc_netns, o.qdisc_hz);
+  }
+  if (me != kServer) prepare_sender(c);
+  if (sampler) sampler->start();
+  jl.release(spec.release, idle);
+
+  ServerTimes server;
+  std::vector<WorkerRound> mine_w;
+  BackgroundTimes mine_b;
+  Bytes blob;
+  if (me == kServer) {
+    server = run_server(c, rounds);
+  } else if (is_worker(me, world, spec)) {
+    mine_w = run_worker(c, rounds);
+    blob = encode(mine_w);
+  } else {
+    mine_b = run_background(c);
+    blob = encode(mine_b);
+  }
+  QueueSeries queue;
+  if (sampler) queue = sampler->stop();
+  jl.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
+  jl.align_clocks(t, clock_region, idle);
+  const std::vector<ClockModel> clocks = jl.clock_models();
+  const ReleaseReport release = jl.release_report();
+
+  if (!o.records_path.empty()) {
+    RecordWriter w(rank_path(o.records_path, me, world));
+    if (me == kServer) {
+      write_server_records(w, spec, workers, server);
+    } else if (is_worker(me, world, spec)) {
+      write_worker_records(w, spec, me, mine_w);
+    } else {
+      write_background_records(w, spec, me, mine_b);
+    }
+    w.flush();
+  }
+  const std::vector<Bytes> gathered = jl.gather(blob);
+  if (me != kServer) return jl.verdict(true);
+
+  std::vector<std::vector<WorkerRound>> wt;
+  std::vector<BackgroundTimes> bt;
+  for (int r = 1; r < world; ++r) {
+    if (is_worker(r, world, spec)) {
+      wt.push_back(decode_worker(gathered[static_cast<size_t>(r)], r));
+    } else {
+      bt.push_back(decode_background(gathered[static_cast<size_t>(r)], r));
+    }
+  }
+  Analysis a = analyse(spec, rounds, server, wt, bt, clocks);
+  if (sampler) add_queue(a, queue);
+  const std::string headline =
+      "dlc-bench fanin: " + std::to_string(workers) + " workers, " + spec.burst_source + " (" +
+      format_size(spec.burst_bytes()) + " per worker), release " + to_string(spec.release) +
+      ", transport " + choice.chosen +
+      (spec.background
+           ? ", background " + std::to_string(spec.background) + " x " + format_size(spec.bg_size)
+           : std::string());
+  if (!o.quiet) {
+    print_fanin(std::cout, spec, a, headline);
+    if (sampler) std::cout << queue_line(queue) << '\n';
+    print_clocks(std::cout, jl.clock_reports(), release);
+    std::cout << jl.phases_line() << '\n';
+    std::cout.flush();
+  }
+  if (!o.fct_path.empty()) {
+    std::ofstream f(o.fct_path);
+    FctOptions fo;
+    fo.origin_ns = server.rounds.empty() ? 0 : static_cast<double>(server.rounds[0].go_ns);
+    fo.link_bps = o.link_gbps * 1e9;
+    write_fct(f, a.flows, fo);
+    f.flush();
+    if (!f) throw Error("cannot write the fct file " + o.fct_path);
+  }
+  if (!o.json_path.empty()) {
+    nlohmann::json doc = fanin_json(spec, a);
+    nlohmann::json ctx = make_run_context("dlc-bench fanin", argc, argv);
+    add_transport_versions(ctx);
+    ctx["transport"] = t.describe();
+    ctx["transport_selection"] = choice.to_json();
+    ctx["world_size"] = world;
+    ctx["rank_source"] = o.env.source;
+    ctx["idle"] = to_string(idle);
+    doc["context"] = ctx;
+    doc["clock"] = clocks_json(jl.clock_reports());
+    doc["release"] = release.to_json();
+    doc["phases_s"] = jl.phases_json();
+    if (sampler) doc["qdisc"] = queue_json(queue);
+    nlohmann::json files = nlohmann::json::array();
+    for (int r = 0; r < world && !o.records_path.empty(); ++r) {
+      files.push_back(rank_path(o.records_path, r, world));
+    }
+    doc["files"] = {
+        {"records", files},
+        {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)}};
+    write_json_file(o.json_path, doc);
+  }
+  return jl.verdict(true);
+}
+
+}  // namespace
+}  // namespace dlcnet::fanin

@@ -1,0 +1,49 @@
+// The three roles of a fan-in run on the transport: the server (rank 0) names each round's
+// start and receives the bursts (and answers them with --pull), a worker bursts when told, a
+// background rank streams toward the server from the first incast round to the end.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/idle.hpp"
+#include "core/transport.hpp"
+#include "patterns/fanin/fanin_spec.hpp"
+#include "patterns/fanin/fanin_times.hpp"
+
+namespace dlcnet::fanin {
+
+inline constexpr size_t kCtlSlot = 64;    // bytes per control message slot
+inline constexpr uint32_t kBgRecvs = 32;  // receives the server keeps posted per background rank
+
+struct RoleContext {
+  RoleContext(const FaninSpec& s, int r, int w, Transport& tr)
+      : spec(s), rank(r), world(w), t(tr) {}
+  const FaninSpec& spec;
+  int rank = 0;
+  int world = 0;
+  Transport& t;
+  RegionId ctl = 0, data = 0;
+  uint8_t* ctl_mem = nullptr;
+  uint8_t* data_mem = nullptr;
+  Idle idle = Idle::spin;
+  std::chrono::seconds timeout{30};
+  int64_t min_lead_ns = 2'000'000;  // instant release: how far ahead the server names a start
+  // Rank 0's instant (its clock, and its kernel's CLOCK_MONOTONIC) on this rank's clock.
+  std::function<int64_t(int64_t ref_ns, int64_t monotonic_ns)> to_local;
+};
+
+// Bytes each role needs in its control and data regions.
+size_t ctl_bytes(int world);
+size_t data_bytes(const FaninSpec& s, int rank, int world);
+
+// Before the job's release: what a worker or background rank must have posted first.
+void prepare_sender(RoleContext& c);
+
+ServerTimes run_server(RoleContext& c, const std::vector<Round>& rounds);
+std::vector<WorkerRound> run_worker(RoleContext& c, const std::vector<Round>& rounds);
+BackgroundTimes run_background(RoleContext& c);
+
+}  // namespace dlcnet::fanin

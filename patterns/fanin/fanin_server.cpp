@@ -1,0 +1,236 @@
+// The server's side of every round: post the receives, name the start, collect the bursts,
+// answer them (--pull); and the background ranks' streams, kept fed until told to stop.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/clock.hpp"
+#include "core/clock_sync.hpp"
+#include "core/error.hpp"
+#include "patterns/fanin/fanin_roles.hpp"
+#include "patterns/fanin/fanin_wire.hpp"
+
+namespace dlcnet::fanin {
+namespace {
+
+constexpr uint64_t kWorkerShift = 24;  // data and pull wr_ids: worker << 24 | message
+
+class Server {
+ public:
+  Server(RoleContext& c, const std::vector<Round>& rounds)
+      : c_(c),
+        rounds_(rounds),
+        workers_(worker_count(c.world, c.spec)),
+        k_(c.spec.burst.size()),
+        offsets_(c.spec.burst_offsets()),
+        wire_(c.t, c.idle, c.timeout, [this](const Completion& x, int64_t now) { on(x, now); }) {
+    times_.bg_arrival_ns.resize(static_cast<size_t>(c.spec.background));
+    bg_.resize(static_cast<size_t>(c.spec.background));
+  }
+
+  ServerTimes run() {
+    bool bg_started = false;
+    for (size_t i = 0; i < rounds_.size(); ++i) {
+      const Round& r = rounds_[i];
+      if (!bg_started && r.kind != RoundKind::solo && c_.spec.background > 0) {
+        start_background();
+        bg_started = true;
+      }
+      run_round(r, i);
+    }
+    if (c_.spec.background > 0) {
+      if (!bg_started) start_background();
+      stop_background();
+    }
+    return std::move(times_);
+  }
+
+ private:
+  struct Bg {
+    uint64_t posted = 0;
+    bool done = false;
+    uint64_t fillers_left = 0;
+  };
+
+  int bg_rank(size_t b) const { return workers_ + 1 + static_cast<int>(b); }
+  size_t data_offset(int w, size_t k) const {
+    return static_cast<size_t>(w - 1) * c_.spec.burst_bytes() + offsets_[k];
+  }
+  size_t bg_offset(size_t b, uint64_t slot) const {
+    return static_cast<size_t>(workers_) * c_.spec.burst_bytes() +
+           (b * kBgRecvs + slot % kBgRecvs) * c_.spec.bg_size;
+  }
+  void post_bg(size_t b) {
+    Bg& g = bg_[b];
+    wire_.recv(bg_rank(b), c_.data, bg_offset(b, g.posted), c_.spec.bg_size, wr_id(Tag::bg, b));
+    ++g.posted;
+  }
+
+  void on(const Completion& x, int64_t now) {
+    switch (tag_of(x.wr_id)) {
+      case Tag::data: {
+        const int w = static_cast<int>(index_of(x.wr_id) >> kWorkerShift);
+        const size_t k = index_of(x.wr_id) & ((1u << kWorkerShift) - 1);
+        if (x.bytes != c_.spec.burst[k]) {
+          throw Error("rank " + std::to_string(w) + " sent " + std::to_string(x.bytes) +
+                      " bytes as message " + std::to_string(k) + " of its burst; expected " +
+                      std::to_string(c_.spec.burst[k]) + ": start every rank with the same burst");
+        }
+        cur_->arrival_ns[static_cast<size_t>(w - 1)][k] = now;
+        --pending_;
+        break;
+      }
+      case Tag::go:
+      case Tag::pull:
+      case Tag::ctl:
+        --pending_sends_;
+        break;
+      case Tag::bg:
+        on_background(x, now);
+        break;
+    }
+  }
+
+  void on_background(const Completion& x, int64_t now) {
+    const size_t b = index_of(x.wr_id);
+    Bg& g = bg_[b];
+    if (x.op != Op::recv) {
+      --pending_sends_;
+      return;
+    }
+    if (g.done) {  // a filler consuming one of the receives left posted
+      --g.fillers_left;
+      return;
+    }
+    if (x.bytes == 16) {  // done: the background rank sent its last message
+      g.done = true;
+      g.fillers_left = g.posted - times_.bg_arrival_ns[b].size() - 1;
+      uint8_t* slot = c_.ctl_mem + static_cast<size_t>(c_.world + bg_rank(b)) * kCtlSlot;
+      const uint64_t d = g.fillers_left;
+      std::memcpy(slot, &d, sizeof d);
+      ++pending_sends_;
+      wire_.send(bg_rank(b), c_.ctl, static_cast<size_t>(c_.world + bg_rank(b)) * kCtlSlot, 16,
+                 wr_id(Tag::bg, b));
+      return;
+    }
+    times_.bg_arrival_ns[b].push_back(now);
+    post_bg(b);
+  }
+
+  void send_go(int rank, int64_t target, int64_t target_mono) {
+    uint8_t* slot = c_.ctl_mem + static_cast<size_t>(rank) * kCtlSlot;
+    std::memcpy(slot, &target, 8);
+    std::memcpy(slot + 8, &target_mono, 8);
+    ++pending_sends_;
+    wire_.send(rank, c_.ctl, static_cast<size_t>(rank) * kCtlSlot, 16, wr_id(Tag::go, 0));
+  }
+
+  void start_background() {
+    for (size_t b = 0; b < bg_.size(); ++b) {
+      for (uint32_t j = 0; j < kBgRecvs; ++j) post_bg(b);
+      send_go(bg_rank(static_cast<int>(b)), 0, 0);
+    }
+    times_.bg_start_ns = now_ns();
+    wire_.wait_until(times_.bg_start_ns + static_cast<int64_t>(c_.spec.bg_lead_ms * 1e6));
+  }
+
+  void stop_background() {
+    for (size_t b = 0; b < bg_.size(); ++b) {
+      uint8_t* slot = c_.ctl_mem + static_cast<size_t>(bg_rank(b)) * kCtlSlot;
+      std::memcpy(slot, "STOP", 4);
+      ++pending_sends_;
+      wire_.send(bg_rank(b), c_.ctl, static_cast<size_t>(bg_rank(b)) * kCtlSlot, 16,
+                 wr_id(Tag::ctl, b));
+    }
+    wire_.wait(
+        [&] {
+          if (pending_sends_ != 0) return false;
+          return std::all_of(bg_.begin(), bg_.end(),
+                             [](const Bg& g) { return g.done && g.fillers_left == 0; });
+        },
+        [&] {
+          std::string who;
+          for (size_t b = 0; b < bg_.size(); ++b) {
+            if (!bg_[b].done || bg_[b].fillers_left) who += " " + std::to_string(bg_rank(b));
+          }
+          return "stopping the background: no last message from rank(s)" + who;
+        });
+  }
+
+  void run_round(const Round& r, size_t index) {
+    ServerRound sr;
+    sr.arrival_ns.resize(static_cast<size_t>(workers_));
+    sr.pull_post_ns.resize(static_cast<size_t>(workers_));
+    times_.rounds.push_back(std::move(sr));
+    cur_ = &times_.rounds.back();
+    std::vector<int> parts;
+    for (int w = 1; w <= workers_; ++w) {
+      if (!takes_part(r, w)) continue;
+      parts.push_back(w);
+      cur_->arrival_ns[static_cast<size_t>(w - 1)].assign(k_, 0);
+      for (size_t k = 0; k < k_; ++k) {
+        wire_.recv(w, c_.data, data_offset(w, k), c_.spec.burst[k],
+                   wr_id(Tag::data, (uint64_t(w) << kWorkerShift) | k));
+      }
+    }
+    pending_ = static_cast<int64_t>(parts.size() * k_);
+    const int64_t gap = index == 0 ? 0 : static_cast<int64_t>(c_.spec.gap_us * 1e3);
+    int64_t target = 0, target_mono = 0;
+    if (c_.spec.release == Release::instant) {
+      target = now_ns() + std::max(gap, c_.min_lead_ns);
+      target_mono = target - std::llround(link_to_monotonic(8).offset_ns);
+    } else if (gap > 0) {
+      wire_.wait_until(now_ns() + gap);
+    }
+    cur_->target_ns = target;
+    cur_->go_ns = now_ns();
+    for (int w : parts) send_go(w, target, target_mono);
+    const std::string name =
+        std::string(to_string(r.kind)) + " round " + std::to_string(r.iteration);
+    wire_.wait([&] { return pending_ == 0 && pending_sends_ == 0; },
+               [&] { return name + ": bursts incomplete: " + missing(parts); });
+    if (!c_.spec.pull) return;
+    for (int w : parts) {
+      auto& posts = cur_->pull_post_ns[static_cast<size_t>(w - 1)];
+      posts.assign(k_, 0);
+      for (size_t k = 0; k < k_; ++k) {
+        ++pending_sends_;
+        posts[k] = wire_.send(w, c_.data, data_offset(w, k), c_.spec.burst[k],
+                              wr_id(Tag::pull, (uint64_t(w) << kWorkerShift) | k));
+      }
+    }
+    wire_.wait([&] { return pending_sends_ == 0; },
+               [&] { return name + ": the replies (--pull) did not complete"; });
+  }
+
+  std::string missing(const std::vector<int>& parts) const {
+    std::string out;
+    for (int w : parts) {
+      const auto& a = cur_->arrival_ns[static_cast<size_t>(w - 1)];
+      const auto got = std::count_if(a.begin(), a.end(), [](int64_t t) { return t != 0; });
+      if (static_cast<size_t>(got) == k_) continue;
+      out += (out.empty() ? "" : ", ") + std::string("rank ") + std::to_string(w) + " " +
+             std::to_string(got) + " of " + std::to_string(k_) + " messages";
+    }
+    return out.empty() ? "sends not complete" : out;
+  }
+
+  RoleContext& c_;
+  const std::vector<Round>& rounds_;
+  int workers_;
+  size_t k_;
+  std::vector<uint64_t> offsets_;
+  FaninWire wire_;
+  ServerTimes times_;
+  ServerRound* cur_ = nullptr;
+  std::vector<Bg> bg_;
+  int64_t pending_ = 0, pending_sends_ = 0;
+};
+
+}  // namespace
+
+ServerTimes run_server(RoleContext& c, const std::vector<Round>& rounds) {
+  return Server(c, rounds).run();
+}
+
+}  // namespace dlcnet::fanin

@@ -1,0 +1,77 @@
+#include "patterns/fanin/fanin_wire.hpp"
+
+#include <sched.h>
+#include <time.h>
+
+#include "core/clock.hpp"
+#include "core/deadline.hpp"
+#include "core/error.hpp"
+
+namespace dlcnet::fanin {
+
+FaninWire::FaninWire(Transport& t, Idle idle, std::chrono::seconds timeout, Handler on)
+    : t_(t), idle_(idle), timeout_(timeout), on_(std::move(on)) {}
+
+void FaninWire::poll_once() {
+  std::array<Completion, 32> c;
+  const int n = t_.poll(c);
+  const int64_t now = now_ns();
+  if (n < 0) throw Error("transport: " + t_.last_error());
+  for (int i = 0; i < n; ++i) {
+    if (!c[i].ok) {
+      throw Error(std::string(to_string(c[i].op)) + " with rank " + std::to_string(c[i].peer) +
+                  " failed: " + (c[i].error ? c[i].error : "?"));
+    }
+    on_(c[i], now);
+  }
+  if (n > 0) {
+    spins_ = 0;
+    return;
+  }
+  ++spins_;
+  if (idle_ == Idle::spin) return;
+  if ((spins_ & 63) == 63) sched_yield();
+  if (idle_ == Idle::sleep && spins_ > 4096) {
+    timespec ts{0, 50'000};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+int64_t FaninWire::send(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
+  const Deadline d = Deadline::after(timeout_);
+  for (;;) {
+    const int64_t at = now_ns();
+    const Status s = t_.post_send(peer, region, offset, length, id, true);
+    if (s == Status::ok) return at;
+    if (s == Status::failed) {
+      throw Error("send to rank " + std::to_string(peer) + ": " + t_.last_error());
+    }
+    poll_once();
+    if (d.expired()) {
+      throw Error("send to rank " + std::to_string(peer) + ": its queue stayed full for " +
+                  std::to_string(timeout_.count()) + " s");
+    }
+  }
+}
+
+void FaninWire::recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
+  if (t_.post_recv(peer, region, offset, length, id) != Status::ok) {
+    throw Error("post_recv for rank " + std::to_string(peer) + ": " + t_.last_error());
+  }
+}
+
+void FaninWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what) {
+  const Deadline d = Deadline::after(timeout_);
+  for (uint32_t i = 0; !done(); ++i) {
+    poll_once();
+    if ((i & 255) == 255 && d.expired()) {
+      throw Error(what() + " within " + std::to_string(timeout_.count()) + " s (--timeout)");
+    }
+  }
+}
+
+void FaninWire::wait_until(int64_t at_ns) {
+  while (now_ns() < at_ns) poll_once();
+}
+
+}  // namespace dlcnet::fanin

@@ -1,0 +1,51 @@
+// The fan-in's use of one transport: posts that retry while the peer's queue is full, and
+// waits that poll with a deadline and the rank's idle policy. Completions go to a handler with
+// the time they were seen.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "core/idle.hpp"
+#include "core/transport.hpp"
+
+namespace dlcnet::fanin {
+
+// wr_id: kind in the top byte, an index below.
+enum class Tag : uint8_t { data = 1, go = 2, pull = 3, bg = 4, ctl = 5 };
+inline uint64_t wr_id(Tag t, uint64_t index) noexcept {
+  return (uint64_t{static_cast<uint8_t>(t)} << 56) | (index & ((uint64_t{1} << 56) - 1));
+}
+inline Tag tag_of(uint64_t id) noexcept {
+  return static_cast<Tag>(id >> 56);
+}
+inline uint64_t index_of(uint64_t id) noexcept {
+  return id & ((uint64_t{1} << 56) - 1);
+}
+
+class FaninWire {
+ public:
+  using Handler = std::function<void(const Completion&, int64_t now_ns)>;
+  FaninWire(Transport& t, Idle idle, std::chrono::seconds timeout, Handler on_completion);
+
+  // Returns the time of the post that the transport took (after any retries while busy).
+  int64_t send(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
+  void recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
+  // Polls until done() holds; Error "<what>: ... within N s" (what() is asked only then).
+  void wait(const std::function<bool()>& done, const std::function<std::string()>& what);
+  // Polls until now_ns() >= at, keeping completions flowing.
+  void wait_until(int64_t at_ns);
+  void poll_once();
+
+ private:
+  Transport& t_;
+  Idle idle_;
+  std::chrono::seconds timeout_;
+  Handler on_;
+  uint32_t spins_ = 0;
+};
+
+}  // namespace dlcnet::fanin
