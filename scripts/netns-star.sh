@@ -57,12 +57,19 @@ new_ns() {
   in_ns "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 }
 
+# undo_failed_up STATUS PREFIX: after a failed up, removes what it made.
+undo_failed_up() {
+  [ "$1" -eq 0 ] && return
+  echo "netns-star: up failed, removing $2-*" >&2
+  down "$2" || true
+}
+
 up() {
-  local prefix="$1" hosts="$2" sw="$1-sw" i ns addr
+  local prefix="$1" hosts="$2" sw="$1-sw" i ns
   [ -z "$(prefix_namespaces "$prefix")" ] ||
     die "prefix $prefix is in use: $(prefix_namespaces "$prefix" | tr '\n' ' ')(run down first)"
   # From here on, a failure removes what was made.
-  trap 'rc=$?; if [ $rc -ne 0 ]; then echo "netns-star: up failed, removing $prefix-*" >&2; down "$prefix" || true; fi' EXIT
+  trap 'undo_failed_up $? "$prefix"' EXIT
   new_ns "$sw"
   ip -n "$sw" link add br0 type bridge stp_state 0 forward_delay 0
   ip -n "$sw" link set br0 up
@@ -122,8 +129,9 @@ done
   die "--prefix: 1 to 41 characters of [A-Za-z0-9_-], not '$prefix'"
 case "$cmd" in
   up)
-    [[ "$hosts" =~ ^[0-9]+$ ]] && [ "$hosts" -ge 2 ] && [ "$hosts" -le 250 ] ||
+    if ! [[ "$hosts" =~ ^[0-9]+$ ]] || [ "$hosts" -lt 2 ] || [ "$hosts" -gt 250 ]; then
       die "--hosts: 2 to 250, not '$hosts'"
+    fi
     [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet: three octets such as 10.230.0"
     [[ "$subnet" != 198.1[89].* ]] || die "--subnet: 198.18.0.0/15 belongs to the Soft-RoCE guests"
     up "$prefix" "$hosts"

@@ -52,7 +52,7 @@ sleep 0.5
 "$BIN/qdisc-probe" p0 "$prefix-sw" $((SECONDS_RUN + 2)) 10000 "$work/series.json" \
   >"$work/probe.json" 2>"$work/probe.err" &
 probe=$!
-pids+=($probe)
+pids+=("$probe")
 sleep 0.3
 for i in 1 2; do
   bench "$prefix-h$i" "$server" -p $((18800 + i)) --json "$work/client$i.json" \
