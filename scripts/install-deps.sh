@@ -12,7 +12,7 @@ packages=(
   # UCX
   libucx-dev ucx-utils
   # libraries
-  libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev
+  libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev libnl-route-3-dev
   # launchers
   openmpi-bin libopenmpi-dev
   # reference benchmarks

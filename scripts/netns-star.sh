@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# A star of network namespaces on this host: one namespace per rank and a switch namespace
+# whose bridge port toward rank 0 (the server of a many-to-one burst) carries a tbf, the
+# bottleneck queue. docs/fabric.md describes the layout.
+#
+#   netns-star.sh up --prefix P --hosts N [--rate 100mbit] [--burst 32kb] [--limit 256kb]
+#                    [--netem "delay 100us"] [--all-ports] [--subnet 10.230.0]
+#   netns-star.sh down --prefix P
+#
+# up builds P-h0 .. P-h{N-1} (veth h<i>, address <subnet>.<i+1>/24, lo up) and P-sw (bridge
+# br0 with ports p<i>), and prints, one record a line:
+#   host <netns> <dev> <address>
+#   port <netns> <dev> <qdisc as `tc qdisc show` prints it>
+# The tbf goes on p0 (every port with --all-ports). --netem adds that netem as the root qdisc
+# of every rank's h<i>, so each direction of a flow crosses it once and the switch ports hold
+# only the tbf. up refuses a prefix that is in use and removes what it made when it fails.
+# down removes every namespace of the prefix (and with it their veths and the bridge); it is
+# idempotent.
+set -euo pipefail
+
+usage() {
+  sed -n '6,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+die() {
+  echo "netns-star: $*" >&2
+  exit 1
+}
+
+# Namespaces of PREFIX: exactly PREFIX-sw and PREFIX-h<digits>, nothing else.
+prefix_namespaces() {
+  local prefix="$1"
+  ip netns list | awk '{print $1}' | grep -E "^${prefix}-(sw|h[0-9]+)\$" || true
+}
+
+down() {
+  local prefix="$1" ns
+  for ns in $(prefix_namespaces "$prefix"); do
+    ip netns delete "$ns" 2>/dev/null || [ ! -e "/var/run/netns/$ns" ] ||
+      die "cannot delete namespace $ns"
+  done
+  [ -z "$(prefix_namespaces "$prefix")" ] || die "namespaces of prefix $prefix remain"
+}
+
+# in NS CMD...: CMD inside namespace NS.
+in_ns() {
+  local ns="$1"
+  shift
+  ip netns exec "$ns" "$@"
+}
+
+# new_ns NS: an empty namespace with lo up and IPv6 off (no router solicitations or DAD
+# packets in the queues being measured).
+new_ns() {
+  ip netns add "$1"
+  ip -n "$1" link set lo up
+  in_ns "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+}
+
+# undo_failed_up STATUS PREFIX: after a failed up, removes what it made.
+undo_failed_up() {
+  [ "$1" -eq 0 ] && return
+  echo "netns-star: up failed, removing $2-*" >&2
+  down "$2" || true
+}
+
+up() {
+  local prefix="$1" hosts="$2" sw="$1-sw" i ns
+  [ -z "$(prefix_namespaces "$prefix")" ] ||
+    die "prefix $prefix is in use: $(prefix_namespaces "$prefix" | tr '\n' ' ')(run down first)"
+  # From here on, a failure removes what was made.
+  trap 'undo_failed_up $? "$prefix"' EXIT
+  new_ns "$sw"
+  ip -n "$sw" link add br0 type bridge stp_state 0 forward_delay 0
+  ip -n "$sw" link set br0 up
+  for ((i = 0; i < hosts; i++)); do
+    ns="$prefix-h$i"
+    new_ns "$ns"
+    # Created inside the switch namespace, the peer straight in the rank's: no name ever
+    # exists in the host's namespace, so parallel stars cannot collide.
+    ip -n "$sw" link add "p$i" type veth peer name "h$i" netns "$ns"
+    ip -n "$sw" link set "p$i" master br0
+    ip -n "$sw" link set "p$i" up
+    ip -n "$ns" addr add "$subnet.$((i + 1))/24" dev "h$i"
+    ip -n "$ns" link set "h$i" up
+    if [ -n "$netem" ]; then
+      # shellcheck disable=SC2086  # the netem arguments are words
+      tc -n "$ns" qdisc add dev "h$i" root netem $netem ||
+        die "netem on h$i failed: is sch_netem in this kernel (CONFIG_NET_SCH_NETEM)?"
+    fi
+    if [ "$i" -eq 0 ] || [ "$all_ports" -eq 1 ]; then
+      tc -n "$sw" qdisc add dev "p$i" root tbf rate "$rate" burst "$burst" limit "$limit"
+    fi
+  done
+  for ((i = 0; i < hosts; i++)); do
+    echo "host $prefix-h$i h$i $subnet.$((i + 1))"
+  done
+  for ((i = 0; i < hosts; i++)); do
+    echo "port $sw p$i $(tc -n "$sw" qdisc show dev "p$i" | head -1)"
+  done
+  if [ -n "$netem" ]; then
+    for ((i = 0; i < hosts; i++)); do
+      echo "link $prefix-h$i h$i $(tc -n "$prefix-h$i" qdisc show dev "h$i" | head -1)"
+    done
+  fi
+}
+
+[ $# -ge 1 ] || usage
+cmd="$1"
+shift
+prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0
+subnet="10.230.0"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) prefix="${2:?--prefix needs a value}"; shift 2 ;;
+    --hosts) hosts="${2:?--hosts needs a value}"; shift 2 ;;
+    --rate) rate="${2:?--rate needs a value}"; shift 2 ;;
+    --burst) burst="${2:?--burst needs a value}"; shift 2 ;;
+    --limit) limit="${2:?--limit needs a value}"; shift 2 ;;
+    --netem) netem="${2:?--netem needs a value}"; shift 2 ;;
+    --subnet) subnet="${2:?--subnet needs a value}"; shift 2 ;;
+    --all-ports) all_ports=1; shift ;;
+    -h | --help) usage ;;
+    *) die "unknown argument '$1'" ;;
+  esac
+done
+[ "$(id -u)" -eq 0 ] || die "needs root (ip netns add)"
+[[ "$prefix" =~ ^[A-Za-z0-9_][A-Za-z0-9_-]{0,40}$ ]] ||
+  die "--prefix: 1 to 41 characters of [A-Za-z0-9_-], not '$prefix'"
+case "$cmd" in
+  up)
+    if ! [[ "$hosts" =~ ^[0-9]+$ ]] || [ "$hosts" -lt 2 ] || [ "$hosts" -gt 250 ]; then
+      die "--hosts: 2 to 250, not '$hosts'"
+    fi
+    [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet: three octets such as 10.230.0"
+    [[ "$subnet" != 198.1[89].* ]] || die "--subnet: 198.18.0.0/15 belongs to the Soft-RoCE guests"
+    up "$prefix" "$hosts"
+    ;;
+  down) down "$prefix" ;;
+  *) usage ;;
+esac
