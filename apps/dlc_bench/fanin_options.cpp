@@ -43,6 +43,7 @@ void validate(Options& o, const Text& t, bool size_given, bool burst_given) {
   o.run.idle = *idle_policy_from_string(t.idle);
   s.bg_size = parse_size(t.bg_size, "--bg-size");
   if (s.bg_size < 64) throw Error("--bg-size: at least 64 bytes");
+  if (s.bg_window < 1) throw Error("--bg-window: at least 1 message");
   if (s.background < 0) throw Error("--background: 0 or more ranks");
   if (s.iterations < 1) throw Error("-n: at least 1 iteration");
   if (s.solo < 1) throw Error("--solo: at least 1 solo round per worker (it gives the limit)");
@@ -102,6 +103,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--background", s.background, "ranks streaming toward the server")
       ->capture_default_str();
   app.add_option("--bg-size", t.bg_size, "background message size")->capture_default_str();
+  app.add_option("--bg-window", s.bg_window, "background messages in flight per rank")
+      ->capture_default_str();
   app.add_option("--bg-lead", s.bg_lead_ms,
                  "background starts this long before the first "
                  "incast iteration, ms")

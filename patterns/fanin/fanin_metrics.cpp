@@ -147,18 +147,28 @@ Iteration iteration_of(const FaninSpec& spec, const Solo& solo, const Round& r, 
   it.jain = jain_index(it.worker_goodput_Bps);
 
   std::vector<double> lat, slow;
-  double start_delay = 0, peak_delay = 0, first_post = std::numeric_limits<double>::max();
+  double peak_delay = 0;
+  // The queue the burst met: the smallest delay among the workers' first messages (the one
+  // that went first waited only for what was there before the burst).
+  std::vector<double> first_delay(workers.size(), -1);
+  std::vector<double> first_post_of(workers.size(), std::numeric_limits<double>::max());
   for (const Message& m : it.messages) {
     lat.push_back(m.latency_ns() * 1e-9);
     const double solo_min = solo.min_latency_ns.empty() ? 0 : solo.min_latency_ns[m.index];
     if (solo_min > 0) slow.push_back(m.latency_ns() / solo_min);
     const double delay = std::max(0.0, m.latency_ns() - solo_min);
     peak_delay = std::max(peak_delay, delay);
-    if (m.post_ns < first_post) {
-      first_post = m.post_ns;
-      start_delay = delay;
+    const size_t wi = static_cast<size_t>(m.worker - 1);
+    if (m.post_ns < first_post_of[wi]) {
+      first_post_of[wi] = m.post_ns;
+      first_delay[wi] = delay;
     }
   }
+  double start_delay = std::numeric_limits<double>::max();
+  for (double d : first_delay) {
+    if (d >= 0) start_delay = std::min(start_delay, d);
+  }
+  if (start_delay == std::numeric_limits<double>::max()) start_delay = 0;
   it.latency = summarize_latency(lat);
   it.slowdown = summarize_latency(slow);
   it.queue_start_bytes = start_delay * 1e-9 * solo.rate_Bps;

@@ -48,9 +48,14 @@ struct Iteration {
   std::vector<double> worker_goodput_Bps;  // by worker index
   LatencySummary latency;                  // seconds
   LatencySummary slowdown;                 // latency / solo latency of the same message
-  double queue_start_bytes = 0;  // latency-derived: the first-posted message's queueing delay
-  double queue_peak_bytes = 0;   // the largest queueing delay, at the effective rate
-  double pull_ns = 0;            // --pull: first reply post to last reply arrival
+  // Latency-derived, at the effective rate: the queue the burst met (the smallest queueing
+  // delay among the workers' first messages) and the largest queueing delay of any message.
+  // Queueing delay = one-way latency - the solo minimum of the same message: it counts every
+  // byte ahead of the message anywhere on the path (the senders' socket buffers too), so it
+  // exceeds a sampled qdisc backlog where senders hold data back (TCP's window).
+  double queue_start_bytes = 0;
+  double queue_peak_bytes = 0;
+  double pull_ns = 0;  // --pull: first reply post to last reply arrival
   // The real queue where one was sampled (--qdisc), else negative: backlog at the first post,
   // the largest backlog until the last arrival, and the drops in between.
   double qdisc_start_bytes = -1, qdisc_peak_bytes = -1;

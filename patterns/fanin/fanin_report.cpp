@@ -34,7 +34,7 @@ std::vector<std::string> row(const std::string& name, int workers, uint64_t per_
           std::to_string(workers),
           format_size(per_worker),
           fmt(bct_ns * 1e-6, 3),
-          fmt(bound_ns * 1e-3, 1),
+          fmt(bound_ns * 1e-3, 2),
           fmt(ratio, 3),
           fmt(goodput_Bps * 8e-6, 1),
           fmt(jain, 3),
@@ -142,6 +142,7 @@ nlohmann::json fanin_json(const FaninSpec& spec, const Analysis& a) {
                {"gap_us", spec.gap_us},
                {"release", to_string(spec.release)},
                {"bg_size", spec.bg_size},
+               {"bg_window", spec.bg_window},
                {"bg_lead_ms", spec.bg_lead_ms}};
   j["solo"] = {{"rate_Bps", a.solo.rate_Bps},
                {"base_s", a.solo.base_ns * 1e-9},

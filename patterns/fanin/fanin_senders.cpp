@@ -141,6 +141,10 @@ class Background {
     wire_.wait([&] { return go_; },
                [] { return std::string("background: no start from the server"); });
     while (!stop_) {
+      if (pending_ >= static_cast<int64_t>(c_.spec.bg_window)) {
+        wire_.poll_once();
+        continue;
+      }
       ++pending_;
       out_.post_ns.push_back(
           wire_.send(kServer, c_.data, 0, c_.spec.bg_size, wr_id(Tag::bg, out_.post_ns.size())));

@@ -34,6 +34,7 @@ uint64_t FaninSpec::fingerprint() const noexcept {
   add(static_cast<uint64_t>(gap_us * 1000));
   add(static_cast<uint64_t>(release));
   add(bg_size);
+  add(bg_window);
   add(static_cast<uint64_t>(bg_lead_ms * 1000));
   return stable_hash(s);
 }

@@ -21,6 +21,7 @@ struct FaninSpec {
   double gap_us = 0;            // --gap: compute time between iterations
   Release release = Release::instant;
   uint64_t bg_size = 65536;  // --bg-size
+  uint32_t bg_window = 8;    // --bg-window: background messages in flight per rank
   double bg_lead_ms = 20;    // --bg-lead: background runs this long before the first burst
   int timeout_s = 30;
 
