@@ -5,6 +5,7 @@
 #
 #   netns-star.sh up --prefix P --hosts N [--rate 100mbit] [--burst 32kb] [--limit 256kb]
 #                    [--netem "delay 100us"] [--all-ports] [--subnet 10.230.0]
+#                    [--initcwnd N]
 #   netns-star.sh down --prefix P
 #
 # up builds P-h0 .. P-h{N-1} (veth h<i>, address <subnet>.<i+1>/24, lo up) and P-sw (bridge
@@ -83,6 +84,13 @@ up() {
     ip -n "$sw" link set "p$i" up
     ip -n "$ns" addr add "$subnet.$((i + 1))/24" dev "h$i"
     ip -n "$ns" link set "h$i" up
+    if [ -n "$initcwnd" ]; then
+      # Senders that put a whole burst on the wire at once, as an RDMA NIC does: TCP starts
+      # with this window and keeps it across idle periods, so a burst waits in the tbf's queue
+      # (where it can be sampled) instead of in the senders' socket buffers.
+      ip -n "$ns" route replace "$subnet.0/24" dev "h$i" initcwnd "$initcwnd" initrwnd "$initcwnd"
+      in_ns "$ns" sysctl -qw net.ipv4.tcp_slow_start_after_idle=0
+    fi
     if [ -n "$netem" ]; then
       # shellcheck disable=SC2086  # the netem arguments are words
       tc -n "$ns" qdisc add dev "h$i" root netem $netem ||
@@ -108,7 +116,7 @@ up() {
 [ $# -ge 1 ] || usage
 cmd="$1"
 shift
-prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0
+prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd=""
 subnet="10.230.0"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -120,6 +128,7 @@ while [ $# -gt 0 ]; do
     --netem) netem="${2:?--netem needs a value}"; shift 2 ;;
     --subnet) subnet="${2:?--subnet needs a value}"; shift 2 ;;
     --all-ports) all_ports=1; shift ;;
+    --initcwnd) initcwnd="${2:?--initcwnd needs a value}"; shift 2 ;;
     -h | --help) usage ;;
     *) die "unknown argument '$1'" ;;
   esac
@@ -134,6 +143,7 @@ case "$cmd" in
     fi
     [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet: three octets such as 10.230.0"
     [[ "$subnet" != 198.1[89].* ]] || die "--subnet: 198.18.0.0/15 belongs to the Soft-RoCE guests"
+    [ -z "$initcwnd" ] || [[ "$initcwnd" =~ ^[1-9][0-9]{0,4}$ ]] || die "--initcwnd: 1 to 99999 segments"
     up "$prefix" "$hosts"
     ;;
   down) down "$prefix" ;;
