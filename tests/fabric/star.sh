@@ -49,7 +49,8 @@ for i in 1 2; do
   pids+=($!)
 done
 sleep 0.5
-"$BIN/qdisc-probe" p0 "$prefix-sw" $((SECONDS_RUN + 2)) 10000 "$work/series.json" \
+# Until the clients are done (SIGINT below): under load the ranks take seconds to start.
+"$BIN/qdisc-probe" p0 "$prefix-sw" 120 10000 "$work/series.json" \
   >"$work/probe.json" 2>"$work/probe.err" &
 probe=$!
 pids+=("$probe")
@@ -63,6 +64,7 @@ for p in "${pids[@]}"; do
   if [ "$p" = "$probe" ]; then continue; fi
   wait "$p" || bad "dlc-bench (pid $p) exited non-zero"
 done
+kill -INT "$probe"
 for f in "$work"/server*.log "$work"/client*.log; do sed "s|^|  $(basename "$f"): |" "$f" | tail -4; done
 wait "$probe" && ok "qdisc-probe exited 0" || bad "qdisc-probe: $(cat "$work/probe.err")"
 cat "$work/probe.json"
@@ -76,21 +78,25 @@ json_assert "$work/probe.json" \
 json_assert "$work/series.json" \
   "len(d['t_s']) == len(d['backlog_bytes']) == len(d['backlog_packets']) == len(d['drops']) > 1000" \
   "all(b <= 256 * 1024 + 65536 for b in d['backlog_bytes'])"
-# Both clients together get the tbf's rate: the clients' own figures (sender side: they count
-# a message done when UCX has it in the socket, so a few socket buffers above the wire), and
-# the rate the tbf sent at while it was busy (from the sampled series, L2 bytes).
+# The tbf shapes to its rate: while it has a backlog it sends at 100 Mbit/s (L2 bytes; summed
+# over the intervals between two samples that both saw a backlog). The clients' own figures
+# are the senders' count (a message is done once UCX has it in the socket buffer: above the
+# wire by a few socket buffers in 3 s) and fall when the loaded machine cannot drive them:
+# checked loosely.
 python3 - "$work/series.json" "$work"/client1.json "$work"/client2.json >"$work/bw" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 bps = [json.load(open(f))['results'][0]['bandwidth']['average_bytes_per_s'] * 8 for f in sys.argv[2:]]
 total = sum(bps)
 print("clients: " + ", ".join(f"{b / 1e6:.1f}" for b in bps) + f" Mbit/s, total {total / 1e6:.1f}")
-print(("ok: " if 70e6 <= total <= 115e6 else "FAIL: ") + "clients' total within 70..115 Mbit/s")
-busy = [i for i, b in enumerate(s['backlog_bytes']) if b > 0]
-i, j = busy[0], busy[-1]
-wire = (s['sent_bytes'][j] - s['sent_bytes'][i]) * 8 / (s['t_s'][j] - s['t_s'][i])
-print(f"tbf sent {wire / 1e6:.1f} Mbit/s while busy ({s['t_s'][j] - s['t_s'][i]:.2f} s)")
-print(("ok: " if 90e6 <= wire <= 102e6 else "FAIL: ") + "tbf's sending rate within 90..102 Mbit/s")
+print(("ok: " if 50e6 <= total <= 140e6 else "FAIL: ") + "clients' total within 50..140 Mbit/s")
+t, b, sent = s['t_s'], s['backlog_bytes'], s['sent_bytes']
+busy = [i for i in range(1, len(t)) if b[i - 1] > 0 and b[i] > 0]
+dt = sum(t[i] - t[i - 1] for i in busy)
+wire = sum(sent[i] - sent[i - 1] for i in busy) * 8 / dt if dt > 0 else 0
+print(f"tbf sent {wire / 1e6:.1f} Mbit/s while backlogged ({dt:.2f} s of {t[-1] - t[0]:.2f} s)")
+print(("ok: " if 95e6 <= wire <= 105e6 else "FAIL: ") + "tbf's rate while backlogged within 95..105 Mbit/s")
+print(("ok: " if dt >= 1 else "FAIL: ") + "the tbf had a backlog for at least 1 s")
 PY
 count_results "$work/bw"
 
