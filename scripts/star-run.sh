@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs one job on a star of network namespaces (scripts/netns-star.sh): rank i in P-h<i>, every
+# rank started with --rank i --world-size N --coordinator <P-h0's address>:PORT appended, rank
+# 0's output on stdout/stderr, the others' in DIR/rank<i>.log. Waits for every rank (each
+# bounded by --timeout) and exits with the first failing rank's status, or 0.
+#
+#   star-run.sh --prefix P --ranks N [--port 19000] [--subnet 10.230.0] [--timeout 300]
+#               [--logs DIR] -- PROGRAM ARGS...
+#
+# Example: a fan-in of 4 workers over UCX tcp, the tbf on p0 sampled by rank 0:
+#   netns-star.sh up --prefix P --hosts 5 --rate 100mbit --limit 4mb
+#   star-run.sh --prefix P --ranks 5 -- build/bin/dlc-bench fanin --transport ucx \
+#     --ucx-tls tcp,self -s 64K --burst 16 --qdisc p0 --qdisc-netns P-sw
+set -uo pipefail
+
+die() {
+  echo "star-run: $*" >&2
+  exit 2
+}
+
+prefix="" ranks="" port=19000 subnet="10.230.0" limit=300 logs=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) prefix="${2:?--prefix needs a value}"; shift 2 ;;
+    --ranks) ranks="${2:?--ranks needs a value}"; shift 2 ;;
+    --port) port="${2:?--port needs a value}"; shift 2 ;;
+    --subnet) subnet="${2:?--subnet needs a value}"; shift 2 ;;
+    --timeout) limit="${2:?--timeout needs a value}"; shift 2 ;;
+    --logs) logs="${2:?--logs needs a value}"; shift 2 ;;
+    --) shift; break ;;
+    *) die "unknown argument '$1' (the program comes after --)" ;;
+  esac
+done
+[ -n "$prefix" ] || die "--prefix: which star"
+[[ "$ranks" =~ ^[0-9]+$ ]] && [ "$ranks" -ge 2 ] || die "--ranks: 2 or more, not '$ranks'"
+[ $# -ge 1 ] || die "no program given after --"
+for ((i = 0; i < ranks; i++)); do
+  [ -e "/var/run/netns/$prefix-h$i" ] || die "no namespace $prefix-h$i: is the star up with $ranks hosts or more?"
+done
+[ -n "$logs" ] || logs="$(mktemp -d /tmp/star-run.XXXXXX)"
+mkdir -p "$logs"
+coord="$subnet.1:$port"
+
+pids=()
+stop_all() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+}
+trap stop_all EXIT
+trap 'exit 1' INT TERM
+
+for ((i = 1; i < ranks; i++)); do
+  timeout "$limit" ip netns exec "$prefix-h$i" "$@" --rank "$i" --world-size "$ranks" \
+    --coordinator "$coord" >"$logs/rank$i.log" 2>&1 &
+  pids+=($!)
+done
+timeout "$limit" ip netns exec "$prefix-h0" "$@" --rank 0 --world-size "$ranks" --coordinator "$coord"
+status=$?
+for ((i = 1; i < ranks; i++)); do
+  wait "${pids[$((i - 1))]}"
+  s=$?
+  if [ "$s" -ne 0 ]; then
+    echo "star-run: rank $i exited $s; its output ($logs/rank$i.log):" >&2
+    tail -5 "$logs/rank$i.log" | sed 's/^/  | /' >&2
+    [ "$status" -ne 0 ] || status=$s
+  fi
+done
+pids=()
+exit "$status"
