@@ -1,26 +1,62 @@
 #include "apps/dlc_bench/fanin_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "trace/trace_loader.hpp"
 #include "trace/trace_synth.hpp"
 
 namespace dlcnet::fanin::cli {
 namespace {
 
 struct Text {
-  std::string size = "64K", model, op = "send", release = "instant", idle = "auto", bg_size = "64K";
+  std::string size = "64K", model, sizes_from, op = "send", release = "instant", idle = "auto",
+              bg_size = "64K";
   uint32_t burst = 16;
   int rank = -1, world = -1;
 };
 
-// The burst: -s SIZE x --burst K, or a model's push (one message per key: payload + ps-lite
-// meta bytes, as dlc-trace synth sizes them).
+// The push of a captured job's worker 0: its data messages of the first training iteration,
+// in the order it sent them.
+void burst_from_job(FaninSpec& s, const std::string& dir) {
+  const std::vector<std::string> inputs{dir};
+  const trace::Job job = trace::read_job(inputs);
+  if (job.num_workers == 0) throw Error("--sizes-from " + dir + ": the job has no worker");
+  const trace::Node& w = job.nodes[job.worker_rank(0)];
+  int32_t first = -1;
+  for (const trace::Record& r : w.records) {
+    if (r.op == trace::Op::kPushSendWorker && r.iteration >= 1) {
+      if (first < 0) first = r.iteration;
+      if (r.iteration == first) s.burst.push_back(r.length);
+    }
+  }
+  if (s.burst.empty()) {
+    throw Error("--sizes-from " + dir + ": " + w.name() +
+                " pushes nothing in a training iteration");
+  }
+  s.burst_source = "the push of " + w.name() + " in iteration " + std::to_string(first) + " of " +
+                   dir + ": " + std::to_string(s.burst.size()) + " messages";
+}
+
+// The burst: -s SIZE x --burst K, a model's push (one message per key: payload + ps-lite meta
+// bytes, as dlc-trace synth sizes them), or a captured job's.
 void choose_burst(FaninSpec& s, const Text& t, bool size_given, bool burst_given) {
+  if (!t.model.empty() && !t.sizes_from.empty())
+    throw Error("--model and --sizes-from exclude each other");
+  if ((!t.model.empty() || !t.sizes_from.empty()) && (size_given || burst_given)) {
+    throw Error("--model and --sizes-from give the burst: no -s or --burst with them");
+  }
+  if (!t.sizes_from.empty()) return burst_from_job(s, t.sizes_from);
   if (!t.model.empty()) {
-    if (size_given || burst_given) throw Error("--model gives the burst: no -s or --burst with it");
+    const std::vector<std::string> names = trace::preset_names();
+    if (std::find(names.begin(), names.end(), t.model) == names.end()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw Error("--model " + t.model + ": unknown; the presets are " + list);
+    }
     const trace::ModelSpec m = trace::preset_model(t.model);
     for (const trace::ModelParam& p : m.params) s.burst.push_back(p.bytes + m.meta_bytes);
     s.burst_source = "model " + m.name + ": " + std::to_string(s.burst.size()) + " keys";
@@ -86,6 +122,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   auto* burst = app.add_option("--burst", t.burst, "messages per worker and iteration")
                     ->capture_default_str();
   app.add_option("--model", t.model, "the burst is this model's push: lenet5 or resnet50");
+  app.add_option("--sizes-from", t.sizes_from,
+                 "the burst is worker 0's push in a captured job (a dlc-trace job directory)");
   app.add_option("--op", t.op, "operation (send)")->check(CLI::IsMember({"send", "write"}));
   app.add_flag("--pull", s.pull, "the server answers each burst (timed as a second phase)");
   app.add_option("-n,--iters", s.iterations, "measured iterations")->capture_default_str();

@@ -1,5 +1,7 @@
 #include "patterns/fanin/fanin_job.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -70,6 +72,17 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
                 "carry (" + format_size(limit) + "): lower -s, --bg-size or split the model");
   }
 
+  // The server holds every worker's burst at once: say so before the allocation fails.
+  const uint64_t need = data_bytes(spec, me, world);
+  const uint64_t phys = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                        static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+  if (need > phys / 2) {
+    throw Error("rank " + std::to_string(me) + " needs " + format_size(need) +
+                " of registered memory (" + format_size(spec.burst_bytes()) + " per burst" +
+                (me == kServer ? " x " + std::to_string(workers) + " workers" : std::string()) +
+                "), over half of this host's " + format_size(phys) +
+                ": lower -s, --burst or the workers");
+  }
   const RegionId clock_region = t.allocate_memory(64).region;
   const Allocation ctl = t.allocate_memory(ctl_bytes(world));
   const Allocation data = t.allocate_memory(std::max<size_t>(data_bytes(spec, me, world), 64));

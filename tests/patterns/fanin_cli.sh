@@ -1,0 +1,53 @@
+# dlc-bench fanin end to end on this host (--spawn, UCX over tcp on 127.0.0.1): a run with
+# --pull, records, fct and JSON whose contents are counted; the burst of a captured job
+# (--sizes-from); and bad input, each failing with a message that names what is wrong.
+source "$(dirname "$0")/../e2e/lib.sh"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+B="$BIN"
+ucx=(--transport ucx --ucx-tls tcp,self --timeout 60)
+
+# 2 workers x (2 solo + 1 warm-up + 3 measured) rounds of 4 messages, with replies.
+check "fanin --pull, 2 workers" "$B" fanin --spawn --workers 2 "${ucx[@]}" -s 16K --burst 4 -n 3 \
+  --warmup 1 --solo 2 --pull --json "$work/f.json" --records "$work/rec-%r.csv" --fct "$work/fct.txt"
+grep -q '^ median ' "$work/out" && ok "console: summary row" || bad "console: summary row"
+json_assert "$work/f.json" \
+  "d['spec']['workers'] == 2 and d['summary']['iterations'] == 3 and len(d['iterations']) == 4" \
+  "all(it['pull_s'] > 0 for it in d['iterations'])" \
+  "all(it['bct_s'] > 0 and it['workers'] == 2 and it['bytes'] == 2 * 4 * 16384 for it in d['iterations'])" \
+  "d['solo']['rounds'] == 4 and d['solo']['rate_Bps'] > 0" \
+  "d['summary']['latency']['count'] == 3 * 2 * 4" \
+  "len(d['clock']) == 3 and d['release']['mode'] == 'instant' and 'run_s' in d['phases_s']" \
+  "len(rows('$work/rec-0.csv')) == 2 * (2 + 1 + 3) * 4 * 2" \
+  "len(rows('$work/rec-1.csv')) == (2 + 1 + 3) * 4 * 2" \
+  "all(int(r['post_ns']) > 0 and int(r['complete_ns']) > 0 for r in rows('$work/rec-1.csv') if r['op'] == 'send')" \
+  "all(int(r['arrival_ns']) > 0 for r in rows('$work/rec-2.csv') if r['op'] == 'recv')" \
+  "d['files']['records'] == ['$work/rec-0.csv', '$work/rec-1.csv', '$work/rec-2.csv']"
+# fct.txt: one line per message: bursts and replies of every round, solo rounds too.
+[ "$(wc -l <"$work/fct.txt")" -eq $((2 * (2 + 1 + 3) * 4 * 2)) ] &&
+  ok "fct: one line per message" || bad "fct: $(wc -l <"$work/fct.txt") lines"
+
+check "fanin --sizes-from a captured job" "$B" fanin --spawn --workers 2 "${ucx[@]}" -n 2 --solo 1 \
+  --sizes-from "$ROOT/tests/data/trace/basic" --json "$work/s.json"
+json_assert "$work/s.json" "d['spec']['burst_bytes'] == [140, 4060]" \
+  "'worker0' in d['spec']['burst_source']"
+
+check_fails "a qdisc device that does not exist" "no device 'nosuchdev'" \
+  "$B" fanin --spawn --workers 2 "${ucx[@]}" --qdisc nosuchdev
+check_fails "bursts larger than memory" "needs 160G of registered memory.*lower -s, --burst" \
+  "$B" fanin --spawn --workers 2 "${ucx[@]}" -s 5G
+check_fails "an unknown model" "--model nope: unknown; the presets are lenet5, resnet50" \
+  "$B" fanin --spawn --workers 2 --model nope
+check_fails "--op write" "--op write: .*not built yet" "$B" fanin --spawn --workers 2 --op write
+check_fails "--spawn without --workers" "--spawn needs --workers" "$B" fanin --spawn
+check_fails "--workers against the world" "--workers 3 but the world of 3 ranks" \
+  "$B" fanin --workers 3 --rank 1 --world-size 3 --coordinator 127.0.0.1:1
+check_fails "no worker" "at least one worker: the world has 2 ranks and --background 1" \
+  "$B" fanin --rank 0 --world-size 2 --background 1 --coordinator 127.0.0.1:1
+# Ranks started with different bursts: the agreement names the rank that differs.
+port=$((21000 + RANDOM % 2000))
+"$B" fanin --rank 1 --world-size 2 --coordinator 127.0.0.1:$port "${ucx[@]}" --burst 8 -q \
+  >/dev/null 2>&1 &
+check_fails "ranks with different bursts" "rank 1 runs another fan-in" \
+  "$B" fanin --rank 0 --world-size 2 --coordinator 127.0.0.1:$port "${ucx[@]}" --burst 4 -q
+wait
+finish
