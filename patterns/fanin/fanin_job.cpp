@@ -96,7 +96,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const Idle idle = jl.idle_for(o.idle, t);
   jl.align_clocks(t, clock_region, idle);
 
-  RoleContext c{spec, me, world, t};
+  RoleContext c{spec, me, world, t, jl.bootstrap()};
   c.ctl = ctl.region;
   c.data = data.region;
   c.ctl_mem = ctl.data;

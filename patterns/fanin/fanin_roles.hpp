@@ -19,12 +19,13 @@ inline constexpr size_t kCtlSlot = 64;    // bytes per control message slot
 inline constexpr uint32_t kBgRecvs = 32;  // receives the server keeps posted per background rank
 
 struct RoleContext {
-  RoleContext(const FaninSpec& s, int r, int w, Transport& tr)
-      : spec(s), rank(r), world(w), t(tr) {}
+  RoleContext(const FaninSpec& s, int r, int w, Transport& tr, Bootstrap& b)
+      : spec(s), rank(r), world(w), t(tr), boot(b) {}
   const FaninSpec& spec;
   int rank = 0;
   int world = 0;
   Transport& t;
+  Bootstrap& boot;
   RegionId ctl = 0, data = 0;
   uint8_t* ctl_mem = nullptr;
   uint8_t* data_mem = nullptr;

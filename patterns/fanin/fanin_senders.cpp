@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/clock.hpp"
+#include "core/deadline.hpp"
 #include "core/error.hpp"
 #include "patterns/fanin/fanin_roles.hpp"
 #include "patterns/fanin/fanin_wire.hpp"
@@ -24,7 +25,7 @@ size_t data_bytes(const FaninSpec& s, int rank, int world) {
 }
 
 void prepare_sender(RoleContext& c) {
-  FaninWire w(c.t, c.idle, c.timeout, [](const Completion&, int64_t) {});
+  FaninWire w(c.t, c.boot, c.idle, c.timeout, [](const Completion&, int64_t) {});
   w.recv(kServer, c.ctl, 0, 16, wr_id(Tag::go, 0));
   if (!is_worker(c.rank, c.world, c.spec)) w.recv(kServer, c.ctl, kCtlSlot, 16, wr_id(Tag::ctl, 0));
 }
@@ -38,7 +39,8 @@ class Worker {
         rounds_(rounds),
         k_(c.spec.burst.size()),
         offsets_(c.spec.burst_offsets()),
-        wire_(c.t, c.idle, c.timeout, [this](const Completion& x, int64_t now) { on(x, now); }) {}
+        wire_(c.t, c.boot, c.idle, c.timeout,
+              [this](const Completion& x, int64_t now) { on(x, now); }) {}
 
   std::vector<WorkerRound> run() {
     std::vector<uint32_t> mine;
@@ -80,7 +82,11 @@ class Worker {
     const Round& r = rounds_[index];
     const std::string name =
         std::string(to_string(r.kind)) + " round " + std::to_string(r.iteration);
-    wire_.wait([&] { return gos_ > used_; }, [&] { return name + ": no start from the server"; });
+    // Every round between this worker's last one and this is bounded by the timeout at the
+    // server.
+    wire_.wait([&] { return gos_ > used_; }, [&] { return name + ": no start from the server"; },
+               static_cast<int64_t>(index) - last_index_);
+    last_index_ = index;
     ++used_;
     WorkerRound wr;
     wr.round = index;
@@ -128,6 +134,7 @@ class Worker {
   std::vector<WorkerRound> out_;
   WorkerRound* cur_ = nullptr;
   uint64_t gos_ = 0, used_ = 0;
+  int64_t last_index_ = -1;
   int64_t go_seen_ = 0;
   int64_t pending_ = 0;
 };
@@ -135,14 +142,22 @@ class Worker {
 class Background {
  public:
   explicit Background(RoleContext& c)
-      : c_(c), wire_(c.t, c.idle, c.timeout, [this](const Completion& x, int64_t) { on(x); }) {}
+      : c_(c),
+        wire_(c.t, c.boot, c.idle, c.timeout, [this](const Completion& x, int64_t) { on(x); }) {}
 
   BackgroundTimes run() {
+    const auto rounds =
+        static_cast<int64_t>(schedule(c_.spec, worker_count(c_.world, c_.spec)).size());
     wire_.wait([&] { return go_; },
-               [] { return std::string("background: no start from the server"); });
+               [] { return std::string("background: no start from the server"); }, rounds + 1);
+    const Deadline d = Deadline::after(c_.timeout * (rounds + 1));
     while (!stop_) {
       if (pending_ >= static_cast<int64_t>(c_.spec.bg_window)) {
         wire_.poll_once();
+        wire_.check_peers();
+        if (d.expired())
+          throw Error("background: no stop from the server within " +
+                      std::to_string((c_.timeout * (rounds + 1)).count()) + " s");
         continue;
       }
       ++pending_;

@@ -23,7 +23,8 @@ class Server {
         workers_(worker_count(c.world, c.spec)),
         k_(c.spec.burst.size()),
         offsets_(c.spec.burst_offsets()),
-        wire_(c.t, c.idle, c.timeout, [this](const Completion& x, int64_t now) { on(x, now); }) {
+        wire_(c.t, c.boot, c.idle, c.timeout,
+              [this](const Completion& x, int64_t now) { on(x, now); }) {
     times_.bg_arrival_ns.resize(static_cast<size_t>(c.spec.background));
     bg_.resize(static_cast<size_t>(c.spec.background));
   }

@@ -3,14 +3,20 @@
 #include <sched.h>
 #include <time.h>
 
+#include <algorithm>
+
 #include "core/clock.hpp"
 #include "core/deadline.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet::fanin {
+namespace {
+constexpr int64_t kCheckPeersNs = 10'000'000;
+}  // namespace
 
-FaninWire::FaninWire(Transport& t, Idle idle, std::chrono::seconds timeout, Handler on)
-    : t_(t), idle_(idle), timeout_(timeout), on_(std::move(on)) {}
+FaninWire::FaninWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::seconds timeout,
+                     Handler on)
+    : t_(t), boot_(boot), idle_(idle), timeout_(timeout), on_(std::move(on)) {}
 
 void FaninWire::poll_once() {
   std::array<Completion, 32> c;
@@ -60,14 +66,27 @@ void FaninWire::recv(int peer, RegionId region, size_t offset, size_t length, ui
   }
 }
 
-void FaninWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what) {
-  const Deadline d = Deadline::after(timeout_);
+void FaninWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
+                     int64_t rounds) {
+  const auto limit = timeout_ * std::max<int64_t>(1, rounds);
+  const Deadline d = Deadline::after(limit);
   for (uint32_t i = 0; !done(); ++i) {
     poll_once();
-    if ((i & 255) == 255 && d.expired()) {
-      throw Error(what() + " within " + std::to_string(timeout_.count()) + " s (--timeout)");
+    if ((i & 255) != 255) continue;
+    check_peers();
+    if (d.expired()) {
+      throw Error(what() + " within " + std::to_string(limit.count()) + " s (--timeout " +
+                  std::to_string(timeout_.count()) +
+                  (rounds > 1 ? " x " + std::to_string(rounds) + " rounds" : std::string()) + ")");
     }
   }
+}
+
+void FaninWire::check_peers() {
+  const int64_t now = now_ns();
+  if (now < next_check_) return;
+  next_check_ = now + kCheckPeersNs;
+  boot_.check_peers();
 }
 
 void FaninWire::wait_until(int64_t at_ns) {

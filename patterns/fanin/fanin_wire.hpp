@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "core/bootstrap.hpp"
 #include "core/idle.hpp"
 #include "core/transport.hpp"
 
@@ -29,23 +30,33 @@ inline uint64_t index_of(uint64_t id) noexcept {
 class FaninWire {
  public:
   using Handler = std::function<void(const Completion&, int64_t now_ns)>;
-  FaninWire(Transport& t, Idle idle, std::chrono::seconds timeout, Handler on_completion);
+  // `boot` is asked every 10 ms of a wait whether a rank failed (Bootstrap::check_peers), so a
+  // rank waiting for its turn stops as soon as the job fails elsewhere.
+  FaninWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::seconds timeout,
+            Handler on_completion);
 
   // Returns the time of the post that the transport took (after any retries while busy).
   int64_t send(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
   void recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
-  // Polls until done() holds; Error "<what>: ... within N s" (what() is asked only then).
-  void wait(const std::function<bool()>& done, const std::function<std::string()>& what);
+  // Polls until done() holds, for at most `rounds` x the timeout (a rank waiting through other
+  // ranks' rounds, each bounded by the timeout at the server); Error "<what> within N s"
+  // (what() is asked only then).
+  void wait(const std::function<bool()>& done, const std::function<std::string()>& what,
+            int64_t rounds = 1);
   // Polls until now_ns() >= at, keeping completions flowing.
   void wait_until(int64_t at_ns);
   void poll_once();
+  // Bootstrap::check_peers() at most every 10 ms: throws Error when a rank failed.
+  void check_peers();
 
  private:
   Transport& t_;
+  Bootstrap& boot_;
   Idle idle_;
   std::chrono::seconds timeout_;
   Handler on_;
   uint32_t spins_ = 0;
+  int64_t next_check_ = 0;
 };
 
 }  // namespace dlcnet::fanin
