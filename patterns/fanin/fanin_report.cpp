@@ -118,6 +118,22 @@ void print_fanin(std::ostream& out, const FaninSpec& spec, const Analysis& a,
                 s.jain, s.slowdown.p50, s.slowdown.p99, s.queue_start_bytes, s.queue_peak_bytes,
                 s.qdisc_start_bytes, s.qdisc_peak_bytes));
   t.print(out);
+  std::vector<double> skew, late;
+  for (const Iteration& it : a.iterations) {
+    if (it.kind != RoundKind::incast) continue;
+    skew.push_back(it.skew_ns * 1e-3);
+    late.push_back(it.late_ns * 1e-3);
+  }
+  if (!skew.empty()) {
+    const LatencySummary sk = summarize_latency(skew), la = summarize_latency(late);
+    out << "# round starts: the workers' first posts within " << fmt(sk.p50, 1)
+        << " us (median; max " << fmt(sk.max, 1) << " us) of each other";
+    if (spec.release == Release::instant) {
+      out << ", the last " << fmt(la.p50, 1) << " us (max " << fmt(la.max, 1)
+          << " us) after the instant named";
+    }
+    out << '\n';
+  }
   out << "# queue@start and queue peak: from latencies (delay over the solo minimum x effective "
          "rate); qdisc: sampled from the kernel queue (--qdisc)\n";
   if (a.background_messages > 0) {
