@@ -1,22 +1,23 @@
 # dlc-bench fanin over verbs on Soft-RoCE across two guests joined by a wire
 # (scripts/rdma-run.sh --guests 2): the 4 workers (ranks 1..4) in guest 0, the server (rank 0)
-# in guest 1, a 5 Mbit/s tbf on guest 0's eth0 (--tbf): every burst crosses that one queue.
-# rxe alone gave 10-25 Mbit/s through the wire in these emulated guests (less the busier the
-# host), so at 5 Mbit/s the tbf is the bottleneck. Checks that every rank exits 0, the summary
+# in guest 1, a 10 Mbit/s tbf on guest 0's eth0 (--tbf): every burst crosses that one queue.
+# rxe alone gave 21-33 Mbit/s to four workers through the wire in these emulated guests (10 on
+# a very busy host), so the tbf is the bottleneck. Checks that every rank exits 0, the summary
 # has 4 workers and n iterations, every iteration's BCT is at least the physical limit (its
 # bytes at the tbf's rate, less the tbf's 32 KiB bucket that leaves at once), and every rank's
 # records file has one line per message it sent or received, with the times it must have.
-# DLCNET_VERBS_ACK_TIMEOUT=19 (2.1 s): the tbf holds up to 4 x 128 packets (rxe's unacked
-# window per queue pair), 0.9 s at 5 Mbit/s; with the default 67 ms rxe's go-back-N
-# retransmissions pile up until its responder fails a request. --idle sleep: a spinning rank
-# holds a vCPU that rxe's kernel threads need (see tests/replay/two_guests.sh).
+# DLCNET_VERBS_ACK_TIMEOUT=19 (2.1 s): a packet may wait up to 0.84 s in the tbf (1 MB at 10
+# Mbit/s); with the default 67 ms, rxe's go-back-N retransmissions pile up until its responder
+# fails a request, and a timeout near the queue's delay (5 Mbit/s: 1.7 s) fills the queue with
+# duplicates (BCT 13x the limit). --idle sleep: a spinning rank holds a vCPU that rxe's kernel
+# threads need (see tests/replay/two_guests.sh).
 # usage: fanin_two_guests.sh BUILD_BIN_DIR   (run on the host; boots the guests itself)
 source "$(dirname "$0")/../e2e/lib.sh"
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 B="$BIN/dlc-bench"
 [ -x "$B" ] || { echo "no $B: build dlc-bench first"; exit 1; }
-rate_mbit=5
+rate_mbit=10
 tbf_burst_bytes=32768
 workers=4 burst=8 iters=3 warmup=1 solo=2
 port=18761
