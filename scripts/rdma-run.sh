@@ -10,7 +10,8 @@
 # the repository).
 #
 # Two-guest mode boots two guests joined by a virtual wire (QEMU -netdev dgram over
-# unix sockets) for real host-to-host RoCE v2, optionally through netem.
+# unix sockets) for real host-to-host RoCE v2, optionally through netem and a tbf on guest
+# 0's link.
 #
 # Files: scripts/guest/prepare.sh (kernel fetch + initramfs build, cached),
 #        scripts/guest/init.sh (initramfs /init), scripts/guest/stage2.sh (in-guest
@@ -39,6 +40,10 @@ Options:
   --guests N         1 (default) or 2; with 2, one shell command per guest (bash -c)
   --netem 'ARGS'     two-guest mode: `tc qdisc add dev eth0 root netem ARGS` in both
                      guests, e.g. --netem 'delay 1ms loss 1%'
+  --tbf 'ARGS'       two-guest mode: `tc qdisc add dev eth0 root tbf ARGS` in guest 0
+                     only (its sending link: a bottleneck queue for what guest 0's
+                     ranks send to guest 1), e.g. --tbf 'rate 50mbit burst 32kb limit 1mb';
+                     with --netem too, guest 0's netem is the root and the tbf its child
   --grace SECONDS    two-guest mode: when one command fails, the other guest gets this
                      long to finish before it is stopped (default 30; status 143)
   --env NAME[=VAL]   pass variable NAME (from our environment, or set to VAL) into the
@@ -78,13 +83,14 @@ mem=""
 smp=2
 guests=1
 netem=""
+tbf=""
 grace=30
 force_guest=0
 keep=0
 extra_env=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --timeout|--mem|--smp|--guests|--netem|--env|--grace)
+    --timeout|--mem|--smp|--guests|--netem|--tbf|--env|--grace)
       [ $# -ge 2 ] || bad_usage "$1 needs a value"
       opt="$1"; val="$2"; shift 2
       case "$opt" in
@@ -94,10 +100,11 @@ while [ $# -gt 0 ]; do
         --guests)  [ "$val" = 1 ] || [ "$val" = 2 ] || bad_usage "--guests must be 1 or 2, got '$val'"; guests="$val" ;;
         --grace)   need_uint "$val" 0 "--grace wants seconds"; grace="$val" ;;
         --netem)   [ -n "$val" ] || bad_usage "--netem needs tc netem arguments"; netem="$val" ;;
+        --tbf)     [ -n "$val" ] || bad_usage "--tbf needs tc tbf arguments"; tbf="$val" ;;
         --env)     [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_]*(=.*)?$ ]] || bad_usage "--env wants NAME or NAME=VALUE, got '$val'"
                    extra_env+=("$val") ;;
       esac ;;
-    --timeout=*|--mem=*|--smp=*|--guests=*|--netem=*|--env=*|--grace=*)
+    --timeout=*|--mem=*|--smp=*|--guests=*|--netem=*|--tbf=*|--env=*|--grace=*)
       # Accept --opt=value too by splitting it.
       set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
     --force-guest) force_guest=1; shift ;;
@@ -114,6 +121,7 @@ if [ "$guests" -eq 2 ]; then
   [ $# -eq 2 ] || bad_usage "--guests 2 wants exactly two shell commands (one per guest), got $#"
 else
   [ -z "$netem" ] || bad_usage "--netem needs --guests 2 (traffic inside one rxe device never reaches the netdev's qdisc)"
+  [ -z "$tbf" ] || bad_usage "--tbf needs --guests 2 (traffic inside one rxe device never reaches the netdev's qdisc)"
 fi
 args=("$@")
 [ -n "$mem" ] || { [ "$guests" -eq 2 ] && mem=1536 || mem=2048; }
@@ -238,6 +246,7 @@ for ((i = 0; i < guests; i++)); do
     printf 'GUEST_INDEX=%q GUEST_COUNT=%q\n' "$i" "$guests"
     printf 'GUEST_ADDR=%q PEER_ADDR=%q\n' "${addrs[$i]}" "${peers[$i]}"
     printf 'NETEM=%q SYNC_DIR=%q HELPERS=%q\n' "$netem" "$run" "$guest_dir"
+    printf 'TBF=%q\n' "$([ "$i" -eq 0 ] && printf '%s' "$tbf")"   # guest 0's link only
   } >"$g/params.sh"
   write_env "$g/env.sh" "$i" "${addrs[$i]}" "${peers[$i]}"
   {

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <string>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/wire.hpp"
+#include "verbs/ack_timeout.hpp"
 #include "verbs/qp_setup.hpp"
 #include "verbs/verbs_error.hpp"
 
@@ -66,11 +68,12 @@ rdma_cm_event* wait_event(rdma_event_channel* ch, int64_t deadline, const CmSetu
 }
 
 void set_ack_timeout(rdma_cm_id* id, const char* device) {
-  uint8_t timeout = kAckTimeout;
+  uint8_t timeout = ack_timeout();
   // Without it the kernel derives the timeout from the path's packet lifetime: still finite,
   // so a kernel that lacks the option is worth a warning, not a failure.
   if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &timeout, sizeof timeout)) {
-    log_verbs_failure(device, "rdma_set_option(ACK_TIMEOUT=14)", last_errno());
+    log_verbs_failure(device, "rdma_set_option(ACK_TIMEOUT=" + std::to_string(timeout) + ")",
+                      last_errno());
   }
 }
 

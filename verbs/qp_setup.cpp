@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "verbs/ack_timeout.hpp"
 #include "verbs/mtu.hpp"
 
 namespace dlcnet::verbs {
@@ -81,7 +82,7 @@ void qp_to_rtr(ibv_qp* qp, const RtrParams& p) {
 void qp_to_rts(ibv_qp* qp, uint32_t sq_psn, uint8_t max_rd_atomic) {
   ibv_qp_attr attr{};
   attr.qp_state = IBV_QPS_RTS;
-  attr.timeout = kAckTimeout;
+  attr.timeout = ack_timeout();
   attr.retry_cnt = kRetryCount;
   attr.rnr_retry = kRnrRetry;
   attr.sq_psn = sq_psn;

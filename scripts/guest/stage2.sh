@@ -16,7 +16,7 @@ set -uo pipefail   # no -e: every failure here must end in a written status
 
 run="$1"
 # shellcheck disable=SC1091
-. "$run/params.sh"   # RUN_MODE GUEST_INDEX GUEST_COUNT GUEST_ADDR PEER_ADDR NETEM SYNC_DIR HELPERS
+. "$run/params.sh"   # RUN_MODE GUEST_INDEX GUEST_COUNT GUEST_ADDR PEER_ADDR NETEM TBF SYNC_DIR HELPERS
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root
 
@@ -68,9 +68,16 @@ else
   ip_batch "link set lo up
 addr add $GUEST_ADDR/24 dev eth0
 link set eth0 up"
-  if [ -n "$NETEM" ]; then
-    # shellcheck disable=SC2086  # NETEM is a list of tc arguments
+  # shellcheck disable=SC2086  # NETEM and TBF are lists of tc arguments
+  if [ -n "$NETEM" ] && [ -n "${TBF:-}" ]; then
+    # netem is classful: its one child (1:1) takes what netem releases, so the tbf shapes
+    # the delayed traffic (the arrangement of the netem documentation).
+    step tc qdisc add dev eth0 root handle 1: netem $NETEM
+    step tc qdisc add dev eth0 parent 1:1 handle 10: tbf $TBF
+  elif [ -n "$NETEM" ]; then
     step tc qdisc add dev eth0 root netem $NETEM
+  elif [ -n "${TBF:-}" ]; then
+    step tc qdisc add dev eth0 root tbf $TBF
   fi
 fi
 

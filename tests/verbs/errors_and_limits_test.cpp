@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/inprocess_bootstrap.hpp"
 #include "tests/verbs/verbs_pair.hpp"
+#include "verbs/ack_timeout.hpp"
 #include "verbs/verbs_transport.hpp"
 
 namespace dlcnet::test {
@@ -119,7 +120,8 @@ TEST_F(VerbsErrors, DescribeReportsDeviceAndTheQpsActualSettings) {
   EXPECT_GT(p->t[0]->max_message_size(), 0u);
   EXPECT_LE(d["inline_size"].get<uint32_t>(), 220u);
   EXPECT_EQ(d["qp"]["path_mtu"], d["active_mtu"]);
-  EXPECT_EQ(d["qp"]["timeout"], 14);
+  EXPECT_EQ(d["qp"]["timeout"],
+            static_cast<int>(verbs::ack_timeout()));  // 14 unless DLCNET_VERBS_ACK_TIMEOUT
   EXPECT_EQ(d["qp"]["retry_cnt"], 6);
   if (d["link_layer"] == "Ethernet") {
     EXPECT_EQ(d["gid_type"], "RoCE v2");
