@@ -50,6 +50,7 @@ struct Args {
   int timeout_s = 60;
   double max_setup_s = 0;  // join, agree, connect and clocks_before on rank 0 (0: unchecked)
   int kill_rank = -1;
+  int stop_rank = -1;         // this rank stops itself (SIGSTOP) once connected: no progress at all
   std::string idle = "auto";  // this rank kills itself once released (the others must name it)
   std::string json_path;
   ExplicitRank given;
@@ -108,6 +109,7 @@ int run_rank(const Args& a, const RankEnv& env) {
     TransportOptions to;
     to.ucx_tls = a.ucx_tls;
     to.wakeup = policy == IdlePolicy::block;  // as dlc-replay: only when asked for
+    to.connect_timeout_ms = a.timeout_s * 1000;
     TransportChoice choice = open_transport(a.transport, to);
     Transport& t = *choice.transport;
     job.agree(stable_hash(a.transport + "/" + a.release), 0, "runs another check",
@@ -117,6 +119,7 @@ int run_rank(const Args& a, const RankEnv& env) {
     for (int p = 0; p < job.size(); ++p)
       if (p != job.rank()) peers.push_back(p);
     job.connect(t, peers);
+    if (job.rank() == a.stop_rank) ::raise(SIGSTOP);
     const Idle idle = job.idle_for(policy, t);
     job.align_clocks(t, mem.region, idle);
     const int64_t released = job.release(*release_from_string(a.release), idle);
@@ -216,6 +219,8 @@ int main(int argc, char** argv) {
   app.add_option("--json", a.json_path, "rank 0: the result line as a file too");
   app.add_option("--max-setup-s", a.max_setup_s,
                  "rank 0 fails when join, agree, connect and clocks_before took longer");
+  app.add_option("--stop-rank", a.stop_rank,
+                 "this rank stops itself (SIGSTOP) once connected, until someone sends SIGCONT");
   app.add_option("--idle", a.idle, "as dlc-replay's --idle")
       ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}));
   app.add_option("--kill-rank", a.kill_rank,
