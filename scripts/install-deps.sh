@@ -19,6 +19,8 @@ packages=(
   perftest
   # Soft-RoCE guest: kernel unpacking (xz: extract vmlinux), initramfs, emulator
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 xz-utils
+  # benchmark plots (bench/setup_scale.sh)
+  python3-matplotlib
 )
 
 missing=()
