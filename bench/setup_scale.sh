@@ -59,7 +59,7 @@ run_one() {
 import json, os, sys
 path, kind, n, rc, t0, t1, err = sys.argv[1:8]
 doc = json.load(open(path)) if os.path.exists(path) else {}
-errors = [l.strip() for l in open(err) if "error" in l][:3]
+errors = [l.strip()[:400] for l in open(err) if "Assertion" in l or ": error: " in l][:3]
 print(json.dumps({"kind": kind, "ranks": int(n), "rc": int(rc),
                   "wall_s": round(float(t1) - float(t0), 3),
                   "idle": doc.get("idle", doc.get("context", {}).get("idle")),
@@ -90,4 +90,5 @@ with open(out, "w") as f:
     json.dump(doc, f, indent=1)
 print(f"wrote {out}")
 PY
-python3 "$here/plot_setup_scale.py" "$out" "${out%.json}.png"
+# Debian's python3-matplotlib is for the system interpreter (a pyenv python3 may lack it).
+"${PLOT_PYTHON:-/usr/bin/python3}" "$here/plot_setup_scale.py" "$out" "${out%.json}.png"
