@@ -34,6 +34,8 @@ struct TcpBootstrapConfig {
   uint64_t job_token = 0;  // ranks with another token are turned away, not joined
   std::chrono::milliseconds join_timeout{30000};
   std::chrono::milliseconds op_timeout{60000};
+  // Rank 0 turns away a connection that has not said hello within this long.
+  std::chrono::milliseconds hello_timeout{5000};
   uint16_t wire_version = kWireVersion;  // only tests speak another version
 };
 

@@ -17,9 +17,6 @@
 namespace dlcnet {
 namespace {
 
-// A connection must say hello within this long, or it is turned away (not one of ours).
-constexpr auto kHelloWait = std::chrono::seconds(5);
-
 struct Arrival {
   Socket s;
   std::string from;
@@ -136,7 +133,8 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
         }
       }
       if (!done && a.hello_by.expired()) {
-        turn_away(a.s, a.from, "no hello within " + std::to_string(kHelloWait.count()) + " s");
+        turn_away(a.s, a.from,
+                  "no hello within " + std::to_string(cfg_.hello_timeout.count()) + " ms");
         done = true;
       }
       it = done ? arrivals.erase(it) : std::next(it);
@@ -147,7 +145,7 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
       std::optional<Socket> s = tcp_accept_now(im.listener, &from);
       if (!s) break;
       arrivals.push_back(
-          Arrival{std::move(*s), from, {}, deadline.earlier(Deadline::after(kHelloWait))});
+          Arrival{std::move(*s), from, {}, deadline.earlier(Deadline::after(cfg_.hello_timeout))});
     }
   }
   im.listener = Socket();
