@@ -1,7 +1,6 @@
 #include "core/clock_sync.hpp"
 
 #include <sched.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,9 +17,6 @@ namespace dlcnet {
 namespace {
 
 constexpr size_t kPingBytes = 8;
-constexpr int64_t kSleepAfterNs = 2'000'000;
-constexpr int64_t kNapMinNs = 50'000;
-constexpr int64_t kNapMaxNs = 1'000'000;
 // wr_ids of the clock traffic: distinct from the engine's (it runs before and after only).
 constexpr uint64_t kPingId = 0xC10C'0000'0000'0001ull;
 
@@ -84,13 +80,9 @@ class Pinger {
       // the middle of its ping-pongs does not. Ranks that share CPUs (any policy but spin) nap
       // too: dozens of ranks yielding to each other while they wait would leave rank 0 and the
       // rank it is measuring a small share of the CPUs (set-up time grew as N squared).
-      if (idle_ != Idle::spin && now - last_ > kSleepAfterNs) {
-        // Longer naps the longer the wait (50 us to 1 ms): the first ping of a rank's turn
-        // waits at most one nap, the estimate takes the fastest round trip anyway.
-        const int64_t nap = std::clamp<int64_t>((now - last_) / 16, kNapMinNs, kNapMaxNs);
-        timespec ts{0, static_cast<long>(nap)};
-        nanosleep(&ts, nullptr);
-      }
+      // The first ping of a rank's turn waits at most one nap; the estimate takes the fastest
+      // round trip anyway.
+      if (idle_ != Idle::spin) nap_when_quiet(now - last_);
       if ((spin & 1023) == 1023 && deadline_.expired()) {
         fail(peer, "no answer within " + std::to_string(timeout_.count() / 1000) + " s");
       }

@@ -15,4 +15,10 @@ enum class Idle : uint8_t { spin, yield, sleep, block };
 
 const char* to_string(Idle i) noexcept;
 
+// A rank that waits with nothing to do for `quiet_ns` (since it last saw traffic) sleeps a
+// nap, longer the longer the quiet (50 us to 1 ms, nothing in the first 2 ms): dozens of ranks
+// polling on shared CPUs would leave the ranks with work a small share of them (set-up time
+// grew as N squared), and a rank in the middle of an exchange does not nap.
+void nap_when_quiet(int64_t quiet_ns) noexcept;
+
 }  // namespace dlcnet

@@ -87,7 +87,8 @@ Socket tcp_listen(const std::string& bind_host, uint16_t port) {
                 (err == EADDRINUSE ? " (another dlc-bench/dlc-replay on this port? use -p)" : ""));
   }
   freeaddrinfo(res);
-  if (::listen(s.fd(), 1024) != 0) throw_errno("listen " + where);
+  // A backlog for every rank of a large job joining at once (the kernel caps it at somaxconn).
+  if (::listen(s.fd(), 4096) != 0) throw_errno("listen " + where);
   return s;
 }
 
@@ -102,13 +103,24 @@ uint16_t local_port(const Socket& s) {
 std::optional<Socket> tcp_accept(const Socket& listener, Deadline deadline,
                                  std::string* peer_name) {
   if (!wait_for(listener.fd(), POLLIN, deadline)) return std::nullopt;
-  sockaddr_storage ss{};
-  socklen_t len = sizeof ss;
-  Socket s(::accept4(listener.fd(), reinterpret_cast<sockaddr*>(&ss), &len, SOCK_CLOEXEC));
-  if (!s.valid()) throw_errno("accept");
-  set_nodelay(s.fd());
-  if (peer_name) *peer_name = addr_text(ss);
-  return s;
+  return tcp_accept_now(listener, peer_name);
+}
+
+std::optional<Socket> tcp_accept_now(const Socket& listener, std::string* peer_name) {
+  for (;;) {
+    sockaddr_storage ss{};
+    socklen_t len = sizeof ss;
+    Socket s(::accept4(listener.fd(), reinterpret_cast<sockaddr*>(&ss), &len, SOCK_CLOEXEC));
+    if (!s.valid()) {
+      // A connection reset while it waited in the backlog is gone: try the next.
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return std::nullopt;
+      throw_errno("accept");
+    }
+    set_nodelay(s.fd());
+    if (peer_name) *peer_name = addr_text(ss);
+    return s;
+  }
 }
 
 Socket tcp_connect(const std::string& host, uint16_t port, Deadline deadline,

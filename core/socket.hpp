@@ -34,6 +34,9 @@ Socket tcp_listen(const std::string& bind_host, uint16_t port);
 uint16_t local_port(const Socket& s);
 // Accepts one connection; nullopt when the deadline passes first. `peer_name` gets "ip:port".
 std::optional<Socket> tcp_accept(const Socket& listener, Deadline deadline, std::string* peer_name);
+// Accepts a connection waiting in the backlog; nullopt when none is (the listener must be
+// non-blocking, or have one waiting).
+std::optional<Socket> tcp_accept_now(const Socket& listener, std::string* peer_name);
 // Connects, retrying refused/unreachable attempts every 100 ms until the deadline, then throws
 // TimeoutError "<what>: could not connect to host:port within N s (last error: ...)".
 Socket tcp_connect(const std::string& host, uint16_t port, Deadline deadline,

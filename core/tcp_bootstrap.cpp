@@ -4,10 +4,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <iostream>
-#include <map>
+#include <cerrno>
 
 #include "core/error.hpp"
+#include "core/frame_reader.hpp"
 #include "core/socket.hpp"
 #include "core/tcp_bootstrap_impl.hpp"
 
@@ -61,6 +61,14 @@ uint16_t TcpBootstrap::port() const noexcept {
   return impl_->listener.valid() ? local_port(impl_->listener) : cfg_.port;
 }
 
+BootstrapTraffic TcpBootstrap::traffic() const noexcept {
+  return impl_->traffic;
+}
+
+void TcpBootstrap::set_phase(std::string phase) {
+  impl_->phase = std::move(phase);
+}
+
 void TcpBootstrap::join() {
   if (impl_->joined || cfg_.size == 1) {
     impl_->joined = true;
@@ -78,6 +86,7 @@ void TcpBootstrap::join() {
         .u64(cfg_.job_token);
     send_frame(s, kHello, w.bytes(), deadline, coord, cfg_.wire_version);
     Frame f = recv_frame(s, deadline, coord);
+    impl_->traffic = {1, 1, kFrameHeaderSize + f.payload.size()};
     if (f.type == kReject) {
       WireReader r(f.payload, coord);
       throw ProtocolError(coord + " turned this rank away: " + r.str("reason"));
@@ -89,63 +98,7 @@ void TcpBootstrap::join() {
     impl_->joined = true;
     return;
   }
-  impl_->peers.resize(cfg_.size);
-  impl_->names.resize(cfg_.size);
-  int missing = cfg_.size - 1;
-  while (missing > 0) {
-    std::string from;
-    auto s = tcp_accept(impl_->listener, deadline, &from);
-    if (!s) {
-      std::vector<int> absent;
-      for (int r = 1; r < cfg_.size; ++r)
-        if (!impl_->peers[r].valid()) absent.push_back(r);
-      throw TimeoutError("bootstrap: waited " + std::to_string(cfg_.join_timeout.count() / 1000) +
-                         " s on port " + std::to_string(port()) + " for rank" +
-                         (absent.size() > 1 ? "s " : " ") + list_ranks(absent) +
-                         " to connect; none came");
-    }
-    // A connection that is not one of ours is turned away and the wait goes on: a stray
-    // process or scanner must not kill the job.
-    std::string reason;
-    int rank = -1;
-    try {
-      Frame f = recv_frame(*s, deadline.earlier(Deadline::after(std::chrono::seconds(5))), from);
-      if (f.type != kHello)
-        throw ProtocolError(from + ": expected a hello, got frame type " + std::to_string(f.type));
-      WireReader r(f.payload, "hello from " + from);
-      rank = static_cast<int>(r.u32("rank"));
-      int size = static_cast<int>(r.u32("size"));
-      uint64_t token = r.u64("job token");
-      r.expect_end();
-      if (token != cfg_.job_token)
-        reason = "job token differs (another job?)";
-      else if (size != cfg_.size)
-        reason =
-            "world size " + std::to_string(size) + " differs from " + std::to_string(cfg_.size);
-      else if (rank <= 0 || rank >= cfg_.size)
-        reason = "rank " + std::to_string(rank) + " is out of range";
-      else if (impl_->peers[rank].valid())
-        reason = "rank " + std::to_string(rank) + " joined already";
-    } catch (const Error& e) {
-      reason = e.what();
-    }
-    if (!reason.empty()) {
-      std::cerr << "bootstrap: turned away " << from << ": " << reason << '\n';
-      try {
-        WireWriter w;
-        w.str(reason);
-        send_frame(*s, kReject, w.bytes(), Deadline::after(std::chrono::seconds(1)), from);
-      } catch (const Error&) {
-        // Best effort: the peer may not speak our protocol at all.
-      }
-      continue;
-    }
-    send_frame(*s, kWelcome, {}, deadline, from);
-    impl_->peers[rank] = std::move(*s);
-    impl_->names[rank] = "rank " + std::to_string(rank) + " (" + from + ")";
-    --missing;
-  }
-  impl_->listener = Socket();
+  accept_ranks(deadline);
   impl_->joined = true;
 }
 
@@ -156,22 +109,71 @@ std::vector<Bytes> TcpBootstrap::alltoall(const std::vector<Bytes>& to_each) {
   const uint64_t round = impl_->round++;
   const Deadline deadline = Deadline::after(cfg_.op_timeout);
   if (n == 1) return std::vector<Bytes>(1);
-  if (cfg_.rank != 0) {
-    send_frame(impl_->peers[0], kCollective, encode_blobs(round, to_each), deadline,
-               impl_->names[0]);
-    Frame f = recv_frame(impl_->peers[0], deadline, impl_->names[0]);
-    if (f.type == kAbort) throw_verdict(f);
-    if (f.type != kResult)
-      throw ProtocolError(impl_->names[0] + ": unexpected frame type " + std::to_string(f.type));
-    return decode_blobs(f.payload, round, n, impl_->names[0]);
+  if (cfg_.rank != 0) return via_root(round, to_each, deadline);
+  std::vector<std::vector<Bytes>> rows = gather_rows(round, n, to_each, deadline);
+  std::vector<Bytes> frames(n);
+  for (size_t r = 1; r < n; ++r) {
+    std::vector<Bytes> column(n);
+    for (size_t src = 0; src < n; ++src)
+      if (src != r) column[src] = std::move(rows[src][r]);
+    frames[r] = encode_frame(kResult, encode_blobs(round, column));
   }
-  // Coordinator: gather everyone's row as it arrives, so a timeout can name who is missing.
+  std::vector<const Bytes*> to(n);
+  for (size_t r = 1; r < n; ++r) to[r] = &frames[r];
+  fan_out(to, deadline);
+  std::vector<Bytes> mine(n);
+  for (size_t src = 1; src < n; ++src) mine[src] = std::move(rows[src][0]);
+  return mine;
+}
+
+// Each rank sends its blob once, and rank 0 sends every rank the same frame of all of them:
+// n blobs in and one frame encoded at rank 0, not n squared (an alltoall of copies).
+std::vector<Bytes> TcpBootstrap::allgather(const Bytes& mine) {
+  const size_t n = static_cast<size_t>(cfg_.size);
+  if (!impl_->joined) join();
+  const uint64_t round = impl_->round++;
+  const Deadline deadline = Deadline::after(cfg_.op_timeout);
+  if (n == 1) return {mine};
+  if (cfg_.rank != 0) {
+    std::vector<Bytes> all = via_root(round, {mine}, deadline);
+    all[static_cast<size_t>(cfg_.rank)] = mine;
+    return all;
+  }
+  std::vector<std::vector<Bytes>> rows = gather_rows(round, 1, {mine}, deadline);
+  std::vector<Bytes> all(n);
+  for (size_t r = 0; r < n; ++r) all[r] = std::move(rows[r][0]);
+  const Bytes frame = encode_frame(kResult, encode_blobs(round, all));
+  fan_out(std::vector<const Bytes*>(n, &frame), deadline);
+  return all;
+}
+
+std::vector<Bytes> TcpBootstrap::via_root(uint64_t round, const std::vector<Bytes>& row,
+                                          Deadline deadline) {
+  send_frame(impl_->peers[0], kCollective, encode_blobs(round, row), deadline, impl_->names[0]);
+  Frame f = recv_frame(impl_->peers[0], deadline, impl_->names[0]);
+  impl_->traffic.frames_sent += 1;
+  impl_->traffic.frames_received += 1;
+  impl_->traffic.bytes_received += kFrameHeaderSize + f.payload.size();
+  if (f.type == kAbort) throw_verdict(f);
+  if (f.type != kResult)
+    throw ProtocolError(impl_->names[0] + ": unexpected frame type " + std::to_string(f.type));
+  return decode_blobs(f.payload, round, static_cast<size_t>(cfg_.size), impl_->names[0]);
+}
+
+std::vector<std::vector<Bytes>> TcpBootstrap::gather_rows(uint64_t round, size_t count,
+                                                          std::vector<Bytes> own,
+                                                          Deadline deadline) {
+  // Every rank's row as its bytes arrive (no rank waits for another's frame to complete), so
+  // a timeout can name who is missing.
+  const size_t n = static_cast<size_t>(cfg_.size);
   std::vector<std::vector<Bytes>> rows(n);
-  rows[0] = to_each;
+  rows[0] = std::move(own);
+  std::vector<FrameReader> readers(n);
   std::vector<int> pending;
   for (int r = 1; r < cfg_.size; ++r) pending.push_back(r);
+  std::vector<pollfd> fds;
   while (!pending.empty()) {
-    std::vector<pollfd> fds;
+    fds.clear();
     for (int r : pending) fds.push_back({impl_->peers[r].fd(), POLLIN, 0});
     int rc = ::poll(fds.data(), fds.size(), deadline.remaining_ms());
     if (rc < 0 && errno != EINTR) throw_errno("bootstrap: poll");
@@ -183,40 +185,68 @@ std::vector<Bytes> TcpBootstrap::alltoall(const std::vector<Bytes>& to_each) {
     std::vector<int> still;
     for (size_t i = 0; i < fds.size(); ++i) {
       int r = pending[i];
-      if (!fds[i].revents) {
+      std::optional<Frame> got;
+      if (fds[i].revents) {
+        try {
+          got = readers[r].read_some(impl_->peers[r], impl_->names[r]);
+        } catch (const Error& e) {
+          abort_job(r, e.what());
+        }
+      }
+      if (!got) {
         still.push_back(r);
         continue;
       }
-      Frame f;
-      try {
-        f = recv_frame(impl_->peers[r], deadline, impl_->names[r]);
-      } catch (const TimeoutError&) {
-        throw;
-      } catch (const Error& e) {
-        abort_job(r, e.what());
-      }
-      if (f.type == kFailed) throw_report(r, f);
-      if (f.type != kCollective)
-        throw ProtocolError(impl_->names[r] + ": unexpected frame type " + std::to_string(f.type));
-      rows[r] = decode_blobs(f.payload, round, n, impl_->names[r]);
+      ++impl_->traffic.frames_received;
+      impl_->traffic.bytes_received += kFrameHeaderSize + got->payload.size();
+      if (got->type == kFailed) throw_report(r, *got);
+      if (got->type != kCollective)
+        throw ProtocolError(impl_->names[r] + ": unexpected frame type " +
+                            std::to_string(got->type));
+      rows[r] = decode_blobs(got->payload, round, count, impl_->names[r]);
     }
     pending = std::move(still);
   }
-  for (int r = 1; r < cfg_.size; ++r) {
-    std::vector<Bytes> column(n);
-    for (size_t src = 0; src < n; ++src)
-      if (src != static_cast<size_t>(r)) column[src] = std::move(rows[src][r]);
-    send_frame(impl_->peers[r], kResult, encode_blobs(round, column), deadline, impl_->names[r]);
-  }
-  std::vector<Bytes> mine(n);
-  for (size_t src = 1; src < n; ++src) mine[src] = std::move(rows[src][0]);
-  return mine;
+  return rows;
 }
 
-std::vector<Bytes> TcpBootstrap::allgather(const Bytes& mine) {
-  std::vector<Bytes> out = alltoall(std::vector<Bytes>(cfg_.size, mine));
-  out[cfg_.rank] = mine;
-  return out;
+void TcpBootstrap::fan_out(const std::vector<const Bytes*>& frames, Deadline deadline) {
+  // Every rank's frame at once, as each socket takes more: a rank that is slow to read (not
+  // scheduled yet) holds up no other.
+  std::vector<size_t> sent(frames.size(), 0);
+  std::vector<int> pending;
+  for (int r = 1; r < cfg_.size; ++r) pending.push_back(r);
+  std::vector<pollfd> fds;
+  while (!pending.empty()) {
+    fds.clear();
+    for (int r : pending) fds.push_back({impl_->peers[r].fd(), POLLOUT, 0});
+    int rc = ::poll(fds.data(), fds.size(), deadline.remaining_ms());
+    if (rc < 0 && errno != EINTR) throw_errno("bootstrap: poll");
+    if (rc == 0) {
+      throw TimeoutError("bootstrap: sending a collective's results timed out after " +
+                         std::to_string(cfg_.op_timeout.count() / 1000) + " s: rank" +
+                         (pending.size() > 1 ? "s " : " ") + list_ranks(pending) +
+                         " took not all of it");
+    }
+    std::vector<int> still;
+    for (size_t i = 0; i < fds.size(); ++i) {
+      const int r = pending[i];
+      const Bytes& f = *frames[static_cast<size_t>(r)];
+      size_t& off = sent[static_cast<size_t>(r)];
+      if (fds[i].revents) {
+        const ssize_t k =
+            ::send(fds[i].fd, f.data() + off, f.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (k > 0) off += static_cast<size_t>(k);
+        if (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+          abort_job(r, "sending: " + errno_text(errno));
+      }
+      if (off < f.size())
+        still.push_back(r);
+      else
+        ++impl_->traffic.frames_sent;
+    }
+    pending = std::move(still);
+  }
 }
 
 void TcpBootstrap::barrier() {
@@ -224,7 +254,7 @@ void TcpBootstrap::barrier() {
 }
 
 void TcpBootstrap::abort_job(int dead, const std::string& reason) {
-  const std::string text = impl_->names[dead] + " is gone: " + reason;
+  const std::string text = failure_text(impl_->names[dead], "is gone", impl_->phase, reason);
   broadcast_verdict(text);
   throw Error(text);
 }
@@ -235,9 +265,10 @@ void TcpBootstrap::throw_verdict(const Frame& abort) {
 }
 
 void TcpBootstrap::throw_report(int rank, const Frame& failed) {
-  std::string why = WireReader(failed.payload, impl_->names[rank]).str("reason");
-  impl_->reports.emplace_back(rank, why);
-  throw Error(impl_->names[rank] + " failed: " + why);
+  FailureReport rep = read_report(rank, failed, impl_->names[rank]);
+  const std::string text = failure_text(impl_->names[rank], "failed", rep.phase, rep.why);
+  impl_->reports.push_back(std::move(rep));
+  throw Error(text);
 }
 
 void TcpBootstrap::check_peers() {
@@ -251,7 +282,7 @@ void TcpBootstrap::check_peers() {
     if (::poll(&p, 1, 0) <= 0) continue;
     if (auto why = connection_lost(s)) {
       if (root) abort_job(r, *why);
-      throw Error(impl_->names[0] + " (rank 0) is gone: " + *why);
+      throw Error(failure_text(impl_->names[0] + " (rank 0)", "is gone", impl_->phase, *why));
     }
     // Peek only: data here may be the start of the peer's next collective, not ours to take.
     uint8_t hdr[kFrameHeaderSize];

@@ -25,6 +25,19 @@ constexpr auto kVerdictWait = std::chrono::milliseconds(3000);
 
 }  // namespace
 
+std::string failure_text(const std::string& who, const char* what, const std::string& phase,
+                         const std::string& why) {
+  return who + " " + what + (phase.empty() ? "" : " during " + phase) + ": " + why;
+}
+
+FailureReport read_report(int rank, const Frame& failed, const std::string& peer) {
+  WireReader r(failed.payload, peer);
+  FailureReport rep{rank, {}, r.str("reason")};
+  rep.phase = r.str("phase");
+  r.expect_end();
+  return rep;
+}
+
 std::optional<std::string> connection_lost(const Socket& s) {
   uint8_t byte = 0;
   const ssize_t n = ::recv(s.fd(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
@@ -56,7 +69,7 @@ std::string TcpBootstrap::root_verdict(const std::string& mine) {
   Impl& im = *impl_;
   const size_t earlier = im.reports.size();  // reports taken before this rank failed
   std::vector<char> settled(static_cast<size_t>(cfg_.size), 0);
-  for (const auto& rep : im.reports) settled[static_cast<size_t>(rep.first)] = 1;
+  for (const auto& rep : im.reports) settled[static_cast<size_t>(rep.rank)] = 1;
   int dead = -1;
   std::string dead_why;
   const Deadline deadline = Deadline::after(kReportWindow);
@@ -80,7 +93,7 @@ std::string TcpBootstrap::root_verdict(const std::string& mine) {
         try {
           const Frame f = recv_frame(im.peers[r], deadline, im.names[r]);
           if (f.type == kFailed) {
-            im.reports.emplace_back(r, WireReader(f.payload, im.names[r]).str("reason"));
+            im.reports.push_back(read_report(r, f, im.names[r]));
             settled[static_cast<size_t>(r)] = 1;
           }  // anything else is a collective this rank will not answer any more
         } catch (const Error& e) {
@@ -96,11 +109,14 @@ std::string TcpBootstrap::root_verdict(const std::string& mine) {
       }
     }
   }
-  std::string cause = mine;
+  // Rank 0's own error is named as rank 0's, so that a rank it mentions (e.g. "the endpoint
+  // to rank 9 failed") does not read the verdict as naming itself the cause.
+  std::string cause = failure_text("rank 0", "failed", im.phase, mine);
   if (dead >= 0) {
-    cause = im.names[dead] + " is gone: " + dead_why;
+    cause = failure_text(im.names[dead], "is gone", im.phase, dead_why);
   } else if (earlier > 0) {
-    cause = im.names[im.reports[0].first] + " failed: " + im.reports[0].second;
+    const FailureReport& first = im.reports[0];
+    cause = failure_text(im.names[first.rank], "failed", first.phase, first.why);
   }
   broadcast_verdict(cause);
   return cause;
@@ -112,7 +128,7 @@ std::string TcpBootstrap::await_verdict(const std::string& mine) {
   const Deadline deadline = Deadline::after(kVerdictWait);
   try {
     WireWriter w;
-    w.str(mine);
+    w.str(mine).str(impl_->phase);
     send_frame(s, kFailed, w.bytes(), deadline, coord);
     for (;;) {
       const Frame f = recv_frame(s, deadline, coord);

@@ -19,7 +19,13 @@ enum BootstrapFrame : uint16_t {
   kCollective = 4,
   kResult = 5,
   kAbort = 6,   // rank 0 to the others: the job's cause of failure (a string)
-  kFailed = 7,  // a rank to rank 0: this rank is failing, and why (a string)
+  kFailed = 7,  // a rank to rank 0: this rank is failing, why and in which phase (2 strings)
+};
+
+// What a failing rank reported to rank 0 (a kFailed frame).
+struct FailureReport {
+  int rank;
+  std::string phase, why;
 };
 
 struct TcpBootstrap::Impl {
@@ -29,12 +35,21 @@ struct TcpBootstrap::Impl {
   uint64_t round = 0;
   bool joined = false;
   // Rank 0: what each rank reported with kFailed, in the order the reports came.
-  std::vector<std::pair<int, std::string>> reports;
+  std::vector<FailureReport> reports;
+  std::string phase;    // the job's step this rank is in (set_phase())
   std::string verdict;  // the job's cause of failure, once this rank knows it
+  BootstrapTraffic traffic;
 };
 
 // The connection to a peer has ended (the peer exited or was killed): why, or nothing while
 // it is open (with or without data waiting). Never blocks.
 std::optional<std::string> connection_lost(const Socket& s);
+
+// "<who> <what> during <phase>: <why>" ("<who> <what>: <why>" where the phase is unknown), e.g.
+// "rank 3 (127.0.0.1:4242) is gone during run: connection closed (process exited or killed)".
+std::string failure_text(const std::string& who, const char* what, const std::string& phase,
+                         const std::string& why);
+// The kFailed frame's payload: why this rank fails, and in which phase.
+FailureReport read_report(int rank, const Frame& failed, const std::string& peer);
 
 }  // namespace dlcnet

@@ -103,12 +103,17 @@ Bootstrap& Job::bootstrap() noexcept {
   return *boot_;
 }
 
+void Job::phase_begins(const char* name) {
+  boot_->set_phase(name);
+}
+
 void Job::phase_done(const char* name, int64_t since_ns) {
   phases_.push_back({name, ns_to_s(now_ns() - since_ns)});
 }
 
 void Job::join() {
   const int64_t t0 = now_ns();
+  phase_begins("join");
   boot_->join();
   hosts_ = exchange_identities(*boot_);
   phase_done("join", t0);
@@ -117,6 +122,7 @@ void Job::join() {
 uint64_t Job::agree(uint64_t fingerprint, uint64_t limit, std::string_view one_differs,
                     std::string_view many_differ) {
   const int64_t t0 = now_ns();
+  phase_begins("agree");
   WireWriter w;
   w.u64(fingerprint).u64(limit);
   const std::vector<Bytes> all = boot_->allgather(w.bytes());
@@ -139,6 +145,7 @@ uint64_t Job::agree(uint64_t fingerprint, uint64_t limit, std::string_view one_d
 
 void Job::connect(Transport& t, std::span<const int> peers) {
   const int64_t t0 = now_ns();
+  phase_begins("connect");
   t.connect(*boot_, peers);
   phase_done("connect", t0);
 }
@@ -167,6 +174,7 @@ void Job::align_clocks(Transport& t, RegionId region, Idle idle) {
   const int64_t t0 = now_ns();
   if (rounds_ == 1 && released_at_ != 0) phase_done("run", released_at_);
   if (rounds_ >= 2) throw Error("job: clocks are aligned twice, before and after the run");
+  phase_begins(rounds_ == 0 ? "clocks_before" : "clocks_after");
   ClockRound& round = rounds_ == 0 ? before_ : after_;
   round = measure_offsets(t, *boot_, region, cfg_.clock_samples, cfg_.timeout, idle, &hosts_);
   phase_done(rounds_ == 0 ? "clocks_before" : "clocks_after", t0);
@@ -175,6 +183,7 @@ void Job::align_clocks(Transport& t, RegionId region, Idle idle) {
 
 int64_t Job::release(Release mode, Idle idle) {
   const int64_t t0 = now_ns();
+  phase_begins("release");
   release_mode_ = mode;
   if (mode == Release::barrier) {
     boot_->barrier();
@@ -221,11 +230,13 @@ int64_t Job::release(Release mode, Idle idle) {
     released_at_ = now_ns();
   }
   phase_done("release", t0);
+  phase_begins("run");
   return released_at_;
 }
 
 ReleaseReport Job::release_report() {
   if (rounds_ < 2) throw Error("job: the release report needs the clocks aligned after the run");
+  phase_begins("release_report");
   WireWriter w;
   w.i64(released_at_);
   const std::vector<Bytes> all = boot_->allgather(w.bytes());
@@ -257,6 +268,7 @@ ReleaseReport Job::release_report() {
 
 std::vector<Bytes> Job::gather(const Bytes& mine) {
   const int64_t t0 = now_ns();
+  phase_begins("gather");
   std::vector<Bytes> to_root(static_cast<size_t>(cfg_.world_size));
   if (cfg_.rank == 0) {
     to_root[0] = {};
@@ -274,6 +286,7 @@ std::vector<Bytes> Job::gather(const Bytes& mine) {
 }
 
 int Job::verdict(bool ok) {
+  phase_begins("verdict");
   const std::vector<Bytes> v = boot_->allgather(Bytes{static_cast<uint8_t>(ok ? 1 : 0)});
   return v[0].size() == 1 && v[0][0] == 1 ? 0 : 1;
 }

@@ -98,7 +98,8 @@ class Job {
   // launchers (mpirun, srun) report a failed job from any rank.
   int verdict(bool ok);
 
-  // This rank is failing: agrees with the others on the job's first cause (Bootstrap's).
+  // This rank is failing: agrees with the others on the job's first cause (Bootstrap's),
+  // which names the rank, the step under way ("rank 3 (...) is gone during run: ...") and why.
   std::string settle_failure(const std::string& mine) noexcept;
 
   int rank() const noexcept { return cfg_.rank; }
@@ -120,6 +121,8 @@ class Job {
   std::string phases_line() const;
 
  private:
+  // The bootstrap names the step under way in failure verdicts.
+  void phase_begins(const char* name);
   void phase_done(const char* name, int64_t since_ns);
 
   JobConfig cfg_;

@@ -19,7 +19,7 @@ packages=(
   perftest
   # Soft-RoCE guest: kernel unpacking (xz: extract vmlinux), initramfs, emulator
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 xz-utils
-  # benchmark plots
+  # benchmark plots (bench/setup_scale.sh, bench/fanin.sh)
   python3-matplotlib
 )
 

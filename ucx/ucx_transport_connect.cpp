@@ -5,9 +5,11 @@
 #include <string>
 
 #include "core/bootstrap.hpp"
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "ucx/ucx_error.hpp"
 #include "ucx/ucx_peer_blob.hpp"
+#include "ucx/ucx_request_wait.hpp"
 #include "ucx/ucx_transport_impl.hpp"
 
 namespace dlcnet::ucx {
@@ -86,10 +88,9 @@ void UcxTransport::connect(Bootstrap& boot, std::span<const int> peers) {
   mine.selection = selection_;
   for (const LocalRegion& r : regions_)
     mine.regions.push_back({reinterpret_cast<uintptr_t>(r.base), r.length, r.packed_rkey});
-  std::vector<Bytes> out(static_cast<size_t>(n));
-  Bytes encoded = encode_peer_blob(mine);
-  for (int r : peers) out[r] = encoded;
-  std::vector<Bytes> in = boot.alltoall(out);
+  // The same blob for every peer: an allgather (each rank's blob travels to rank 0 once, not
+  // once per peer); ranks that are no peer of this one are ignored.
+  const std::vector<Bytes> in = boot.allgather(encode_peer_blob(mine));
 
   // Decode and check every peer before touching UCX, so a wrong setting is named for all.
   std::vector<PeerBlob> blobs(static_cast<size_t>(n));
@@ -158,12 +159,10 @@ void UcxTransport::handshake(std::span<const int> peers) {
   };
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::milliseconds(std::max(opts_.connect_timeout_ms, 1));
+  int64_t last_event = now_ns();
   auto wait_all = [&] {
     for (Pending& pd : pending) {
-      ucs_status_t s;
-      while ((s = ucp_request_check_status(pd.req)) == UCS_INPROGRESS &&
-             std::chrono::steady_clock::now() < deadline)
-        ucp_worker_progress(w);
+      const ucs_status_t s = wait_request(w, pd.req, deadline, last_event);
       if (s == UCS_INPROGRESS) {
         ucp_request_cancel(w, pd.req);
         silent += (silent.empty() ? "" : ", ") + std::string(pd.what) + " rank " +

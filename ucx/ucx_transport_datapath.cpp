@@ -50,10 +50,15 @@ void UcxTransport::set_error(const char* call, int peer, const char* what) noexc
 
 Peer* UcxTransport::unusable_peer(int peer, const char* call) noexcept {
   const bool known = static_cast<size_t>(peer) < peers_.size();
-  set_error(call, peer,
-            known && peers_[static_cast<size_t>(peer)].connected
-                ? "the endpoint to this peer failed earlier"
-                : "not a connected peer");
+  if (!known || !peers_[static_cast<size_t>(peer)].connected) {
+    set_error(call, peer, "not a connected peer");
+    return nullptr;
+  }
+  // The transport's reason, which the first failing call reported and later ones repeat.
+  char what[160];
+  std::snprintf(what, sizeof what, "the endpoint to this peer failed earlier: %s",
+                ucs_status_string(peers_[static_cast<size_t>(peer)].failure));
+  set_error(call, peer, what);
   return nullptr;
 }
 
@@ -188,6 +193,7 @@ void UcxTransport::on_recv_done(void* request, ucs_status_t status, const ucp_ta
 void UcxTransport::on_peer_error(void* arg, ucp_ep_h /*ep*/, ucs_status_t status) noexcept {
   auto* p = static_cast<Peer*>(arg);
   p->failed = true;
+  p->failure = status;
   p->owner->fatal_ = true;
   try {  // may run on the idle-progress thread: poll() hands the text to last_error_
     p->owner->fatal_error_ = "ucx: endpoint to rank " + std::to_string(p->rank) +

@@ -61,6 +61,7 @@ struct Peer {
   int rank = -1;
   bool connected = false;
   bool failed = false;
+  ucs_status_t failure = UCS_OK;  // why the endpoint failed (on_peer_error)
   ucp_err_handling_mode_t err_mode = UCP_ERR_HANDLING_MODE_NONE;
   uint32_t sends = 0;  // credits in use: send, write, read (limit send_depth)
   uint32_t recvs = 0;  // credits in use: recv (limit recv_depth)

@@ -5,8 +5,10 @@
 #include <cstring>
 #include <limits>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "ucx/ucx_error.hpp"
+#include "ucx/ucx_request_wait.hpp"
 #include "ucx/ucx_transport.hpp"
 #include "ucx/ucx_transport_impl.hpp"
 
@@ -123,11 +125,9 @@ bool UcxTransport::close_endpoints() noexcept {
     if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.emplace_back(p.rank, r);
   }
   auto deadline = std::chrono::steady_clock::now() + Endpoint::kCloseLimit;
+  int64_t last_event = now_ns();
   for (auto [rank, r] : closing) {
-    while (ucp_request_check_status(r) == UCS_INPROGRESS &&
-           std::chrono::steady_clock::now() < deadline)
-      ucp_worker_progress(w);
-    if (ucp_request_check_status(r) == UCS_INPROGRESS)
+    if (wait_request(w, r, deadline, last_event) == UCS_INPROGRESS)
       std::fprintf(stderr, "dlcnet: ucx: closing the endpoint to rank %d timed out after %lld ms\n",
                    rank, static_cast<long long>(Endpoint::kCloseLimit.count()));
     ucp_request_free(r);

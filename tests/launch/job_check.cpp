@@ -6,6 +6,7 @@
 // release and every rank exits with rank 0's verdict.
 //   job_check --spawn 4 --transport ucx [--release instant|barrier] [--max-skew-us N]
 #include <sched.h>
+#include <signal.h>
 
 #include <array>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "core/clock.hpp"
 #include "core/deadline.hpp"
 #include "core/error.hpp"
+#include "core/log_line.hpp"
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
 #include "flows/flow_report.hpp"
@@ -46,6 +48,10 @@ struct Args {
   double max_skew_us = 50'000;
   double clock_shift_us = 0;  // rank r's clock is moved r times this far ahead
   int timeout_s = 60;
+  double max_setup_s = 0;  // join, agree, connect and clocks_before on rank 0 (0: unchecked)
+  int kill_rank = -1;
+  int stop_rank = -1;         // this rank stops itself (SIGSTOP) once connected: no progress at all
+  std::string idle = "auto";  // this rank kills itself once released (the others must name it)
   std::string json_path;
   ExplicitRank given;
   int rank = -1, world = -1;
@@ -99,8 +105,11 @@ int run_rank(const Args& a, const RankEnv& env) {
   Job job(job_config(env, std::chrono::seconds(a.timeout_s)));
   job.join();
   try {
+    const IdlePolicy policy = *idle_policy_from_string(a.idle);
     TransportOptions to;
     to.ucx_tls = a.ucx_tls;
+    to.wakeup = policy == IdlePolicy::block;  // as dlc-replay: only when asked for
+    to.connect_timeout_ms = a.timeout_s * 1000;
     TransportChoice choice = open_transport(a.transport, to);
     Transport& t = *choice.transport;
     job.agree(stable_hash(a.transport + "/" + a.release), 0, "runs another check",
@@ -110,12 +119,16 @@ int run_rank(const Args& a, const RankEnv& env) {
     for (int p = 0; p < job.size(); ++p)
       if (p != job.rank()) peers.push_back(p);
     job.connect(t, peers);
-    const Idle idle = job.idle_for(IdlePolicy::automatic, t);
+    if (job.rank() == a.stop_rank) ::raise(SIGSTOP);
+    const Idle idle = job.idle_for(policy, t);
     job.align_clocks(t, mem.region, idle);
     const int64_t released = job.release(*release_from_string(a.release), idle);
     // The same moment on this kernel's CLOCK_MONOTONIC: an independent check of the clock
-    // models for ranks that share a kernel (measured right after, so within a few us).
-    const int64_t released_monotonic = monotonic_ns() - (now_ns() - released);
+    // models for ranks that share a kernel, through a link taken now (the best of 8
+    // back-to-back readings of both clocks: a single reading carries any preemption between
+    // them into the check, and 64 ranks on 2 CPUs wait milliseconds for theirs).
+    const int64_t released_monotonic = released - std::llround(link_to_monotonic(8).offset_ns);
+    if (job.rank() == a.kill_rank) ::raise(SIGKILL);
     exchange(t, mem.region, mem.data, job.rank(), job.size(), idle);
     job.bootstrap().barrier();
     job.align_clocks(t, mem.region, idle);
@@ -165,6 +178,15 @@ int run_rank(const Args& a, const RankEnv& env) {
           }
         }
       }
+      double setup_s = 0;
+      for (const PhaseTime& p : job.phases())
+        if (p.name == "join" || p.name == "agree" || p.name == "connect" ||
+            p.name == "clocks_before")
+          setup_s += p.seconds;
+      if (a.max_setup_s > 0 && setup_s > a.max_setup_s) {
+        fail("set-up (join, agree, connect, clocks_before) took " + std::to_string(setup_s) +
+             " s, beyond " + std::to_string(a.max_setup_s) + " s");
+      }
       if (rel.skew_ns > a.max_skew_us * 1e3 + rel.skew_bound_ns) {
         fail("release skew " + std::to_string(rel.skew_ns * 1e-3) + " us exceeds " +
              std::to_string(a.max_skew_us) + " us");
@@ -197,6 +219,14 @@ int main(int argc, char** argv) {
   app.add_option("--max-skew-us", a.max_skew_us);
   app.add_option("--timeout", a.timeout_s);
   app.add_option("--json", a.json_path, "rank 0: the result line as a file too");
+  app.add_option("--max-setup-s", a.max_setup_s,
+                 "rank 0 fails when join, agree, connect and clocks_before took longer");
+  app.add_option("--stop-rank", a.stop_rank,
+                 "this rank stops itself (SIGSTOP) once connected, until someone sends SIGCONT");
+  app.add_option("--idle", a.idle, "as dlc-replay's --idle")
+      ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}));
+  app.add_option("--kill-rank", a.kill_rank,
+                 "this rank kills itself (SIGKILL) once released: every other rank must name it");
   app.add_option("--clock-shift-us", a.clock_shift_us,
                  "move rank r's clock r times this far ahead: the release must undo it");
   app.add_option("--rank", a.rank);
@@ -229,7 +259,12 @@ int main(int argc, char** argv) {
     const auto env = resolve_rank_env(a.given, process_env());
     if (!env) throw Error("no rank: give --spawn N, or --rank/--world-size/--coordinator");
     shift_clock_for_tests(std::llround(a.clock_shift_us * 1e3 * env->rank));
-    return run_rank(a, *env);
+    try {
+      return run_rank(a, *env);
+    } catch (const std::exception& e) {
+      log_line("job_check: rank " + std::to_string(env->rank) + ": error: " + e.what());
+      return 1;
+    }
   } catch (const std::exception& e) {
     std::cerr << "job_check: error: " << e.what() << '\n';
     return 1;
