@@ -196,8 +196,8 @@ int64_t Job::release(Release mode, Idle idle) {
     const int64_t lead = std::max(kMinLeadNs, kLeadFactor * (now_ns() - b0));
     // The instant on rank 0's clock, and on its kernel's CLOCK_MONOTONIC through a link taken
     // now: ranks on that kernel convert through a fresh link of their own, which no drift
-    // since the clock round can skew (in an emulated guest, per-process TSC scales differ by
-    // up to 0.2 %: 2 ms a second). Ranks on other kernels go through the round before.
+    // since the clock round can skew (a per-process TSC scale is off by up to its calibration
+    // bound, core/tsc_calibration.hpp). Ranks on other kernels go through the round before.
     WireWriter w;
     if (cfg_.rank == 0) {
       const int64_t target = now_ns() + lead;
