@@ -72,9 +72,7 @@ void choose_burst(FaninSpec& s, const Text& t, bool size_given, bool burst_given
 void validate(Options& o, const Text& t, bool size_given, bool burst_given) {
   FaninSpec& s = o.run.spec;
   choose_burst(s, t, size_given, burst_given);
-  if (t.op != "send") {
-    throw Error("--op " + t.op + ": the fan-in sends (two-sided) for now; write is not built yet");
-  }
+  s.op = t.op == "write" ? Op::write : Op::send;
   s.release = *release_from_string(t.release);
   o.run.idle = *idle_policy_from_string(t.idle);
   s.bg_size = parse_size(t.bg_size, "--bg-size");
@@ -124,7 +122,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--model", t.model, "the burst is this model's push: lenet5 or resnet50");
   app.add_option("--sizes-from", t.sizes_from,
                  "the burst is worker 0's push in a captured job (a dlc-trace job directory)");
-  app.add_option("--op", t.op, "operation (send)")->check(CLI::IsMember({"send", "write"}));
+  app.add_option("--op", t.op,
+                 "send, or write (RDMA write into the server's memory, then an 8-byte send that "
+                 "tells it)")
+      ->check(CLI::IsMember({"send", "write"}));
   app.add_flag("--pull", s.pull, "the server answers each burst (timed as a second phase)");
   app.add_option("-n,--iters", s.iterations, "measured iterations")->capture_default_str();
   app.add_option("--warmup", s.warmup, "unmeasured iterations first")->capture_default_str();

@@ -167,8 +167,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   if (sampler) add_queue(a, queue);
   const std::string headline =
       "dlc-bench fanin: " + std::to_string(workers) + " workers, " + spec.burst_source + " (" +
-      format_size(spec.burst_bytes()) + " per worker), release " + to_string(spec.release) +
-      ", transport " + choice.chosen +
+      format_size(spec.burst_bytes()) + " per worker), --op " + to_string(spec.op) + ", release " +
+      to_string(spec.release) + ", transport " + choice.chosen +
       (spec.background
            ? ", background " + std::to_string(spec.background) + " x " + format_size(spec.bg_size)
            : std::string());

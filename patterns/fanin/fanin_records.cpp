@@ -59,7 +59,7 @@ void write_worker_records(RecordWriter& w, const FaninSpec& spec, int rank,
       m.bytes = spec.burst[k];
       m.src = rank;
       m.dst = kServer;
-      m.op = Op::send;
+      m.op = spec.op;
       m.post_ns = r.post_ns[k];
       m.complete_ns = r.complete_ns[k];
       m.key = static_cast<int64_t>(k);

@@ -151,6 +151,7 @@ nlohmann::json fanin_json(const FaninSpec& spec, const Analysis& a) {
                {"burst_bytes", spec.burst},
                {"burst_source", spec.burst_source},
                {"bytes_per_worker", spec.burst_bytes()},
+               {"op", to_string(spec.op)},
                {"pull", spec.pull},
                {"iterations", spec.iterations},
                {"warmup", spec.warmup},

@@ -17,8 +17,9 @@ size_t ctl_bytes(int world) {
 
 size_t data_bytes(const FaninSpec& s, int rank, int world) {
   if (rank == kServer) {
-    return static_cast<size_t>(worker_count(world, s)) * s.burst_bytes() +
-           static_cast<size_t>(s.background) * kBgRecvs * s.bg_size;
+    const auto w = static_cast<size_t>(worker_count(world, s));
+    return w * s.burst_bytes() + static_cast<size_t>(s.background) * kBgRecvs * s.bg_size +
+           (s.op == Op::write ? w * s.burst.size() * 8 : 0);
   }
   if (is_worker(rank, world, s)) return 2 * s.burst_bytes();
   return s.bg_size;
@@ -60,8 +61,12 @@ class Worker {
         ++gos_;
         go_seen_ = now;
         break;
-      case Tag::data:
+      case Tag::data:  // the send, or the write, of message k
         cur_->complete_ns[k] = now;
+        --pending_;
+        if (x.op == Op::write && !ordered_) due_.push_back(k);
+        break;
+      case Tag::ctl:  // a write's notification
         --pending_;
         break;
       case Tag::pull:
@@ -117,20 +122,43 @@ class Worker {
       wire_.wait_until(local);
     }
     cur_->start_ns = now_ns();
-    pending_ = static_cast<int64_t>(k_) * (c_.spec.pull ? 2 : 1);
+    const bool write = c_.spec.op == Op::write;
+    pending_ = static_cast<int64_t>(k_) * (1 + (write ? 1 : 0) + (c_.spec.pull ? 1 : 0));
+    const size_t remote_base = static_cast<size_t>(c_.rank - 1) * c_.spec.burst_bytes();
     for (size_t k = 0; k < k_; ++k) {
-      cur_->post_ns[k] =
-          wire_.send(kServer, c_.data, offsets_[k], c_.spec.burst[k], wr_id(Tag::data, k));
+      if (!write) {
+        cur_->post_ns[k] =
+            wire_.send(kServer, c_.data, offsets_[k], c_.spec.burst[k], wr_id(Tag::data, k));
+        continue;
+      }
+      cur_->post_ns[k] = wire_.write(kServer, c_.data, offsets_[k], c_.spec.burst[k],
+                                     remote_base + offsets_[k], wr_id(Tag::data, k));
+      // Where the transport delivers a send only after the write before it (RC verbs), the
+      // notification follows at once; elsewhere (UCX) once the write has completed.
+      if (ordered_) notify(k);
     }
-    wire_.wait([&] { return pending_ == 0; },
-               [&] { return name + ": the burst (or the replies) did not complete"; });
+    wire_.wait(
+        [&] {
+          while (!due_.empty()) {
+            const size_t k = due_.back();
+            due_.pop_back();
+            notify(k);
+          }
+          return pending_ == 0;
+        },
+        [&] { return name + ": the burst (or the replies) did not complete"; });
   }
+
+  // A write's 8-byte notification (what the server's receive sees arrive).
+  void notify(size_t k) { wire_.send(kServer, c_.ctl, 5 * kCtlSlot, 8, wr_id(Tag::ctl, k)); }
 
   RoleContext& c_;
   const std::vector<Round>& rounds_;
   size_t k_;
   std::vector<uint64_t> offsets_;
   FaninWire wire_;
+  bool ordered_ = c_.t.orders_write_before_send();
+  std::vector<size_t> due_;  // writes completed whose notification is still to be sent
   std::vector<WorkerRound> out_;
   WorkerRound* cur_ = nullptr;
   uint64_t gos_ = 0, used_ = 0;

@@ -61,6 +61,13 @@ class Server {
     return static_cast<size_t>(workers_) * c_.spec.burst_bytes() +
            (b * kBgRecvs + slot % kBgRecvs) * c_.spec.bg_size;
   }
+  // Where message k of worker w arrives: its place in the burst, or (--op write: the data is
+  // written there) its notification's slot after the background's buffers.
+  size_t arrival_offset(int w, size_t k) const {
+    if (c_.spec.op != Op::write) return data_offset(w, k);
+    return static_cast<size_t>(workers_) * c_.spec.burst_bytes() +
+           bg_.size() * kBgRecvs * c_.spec.bg_size + (static_cast<size_t>(w - 1) * k_ + k) * 8;
+  }
   void post_bg(size_t b) {
     Bg& g = bg_[b];
     wire_.recv(bg_rank(b), c_.data, bg_offset(b, g.posted), c_.spec.bg_size, wr_id(Tag::bg, b));
@@ -72,10 +79,11 @@ class Server {
       case Tag::data: {
         const int w = static_cast<int>(index_of(x.wr_id) >> kWorkerShift);
         const size_t k = index_of(x.wr_id) & ((1u << kWorkerShift) - 1);
-        if (x.bytes != c_.spec.burst[k]) {
+        if (x.bytes != c_.spec.arrival_bytes(k)) {
           throw Error("rank " + std::to_string(w) + " sent " + std::to_string(x.bytes) +
                       " bytes as message " + std::to_string(k) + " of its burst; expected " +
-                      std::to_string(c_.spec.burst[k]) + ": start every rank with the same burst");
+                      std::to_string(c_.spec.arrival_bytes(k)) +
+                      ": start every rank with the same burst");
         }
         cur_->arrival_ns[static_cast<size_t>(w - 1)][k] = now;
         --pending_;
@@ -170,7 +178,7 @@ class Server {
       parts.push_back(w);
       cur_->arrival_ns[static_cast<size_t>(w - 1)].assign(k_, 0);
       for (size_t k = 0; k < k_; ++k) {
-        wire_.recv(w, c_.data, data_offset(w, k), c_.spec.burst[k],
+        wire_.recv(w, c_.data, arrival_offset(w, k), c_.spec.arrival_bytes(k),
                    wr_id(Tag::data, (uint64_t(w) << kWorkerShift) | k));
       }
     }

@@ -27,6 +27,7 @@ uint64_t FaninSpec::fingerprint() const noexcept {
   add(static_cast<uint64_t>(background));
   add(burst.size());
   for (uint64_t b : burst) add(b);
+  add(static_cast<uint64_t>(op));
   add(pull);
   add(iterations);
   add(warmup);

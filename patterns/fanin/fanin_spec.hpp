@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/release_report.hpp"
+#include "core/transport.hpp"
 
 namespace dlcnet::fanin {
 
@@ -14,6 +15,7 @@ struct FaninSpec {
   int background = 0;           // --background B
   std::vector<uint64_t> burst;  // one worker's burst: message sizes in posting order
   std::string burst_source;     // how the burst was chosen, for the reports
+  Op op = Op::send;             // --op: send, or write (then an 8-byte send per message notifies)
   bool pull = false;            // --pull: the server answers every worker's burst
   uint32_t iterations = 10;     // -n: measured incast iterations
   uint32_t warmup = 2;          // --warmup: unmeasured incast iterations first
@@ -26,6 +28,8 @@ struct FaninSpec {
   int timeout_s = 30;
 
   uint64_t burst_bytes() const noexcept;
+  // What the server receives per message: the message, or the write's 8-byte notification.
+  uint64_t arrival_bytes(size_t k) const noexcept { return op == Op::write ? 8 : burst[k]; }
   // Where message k of the burst lies in a buffer holding the whole burst.
   std::vector<uint64_t> burst_offsets() const;
   // Everything that must be equal on every rank (not the timeout: each rank's own patience).

@@ -43,21 +43,32 @@ void FaninWire::poll_once() {
   }
 }
 
-int64_t FaninWire::send(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
+template <class Post>
+int64_t FaninWire::post(int peer, const char* what, Post p) {
   const Deadline d = Deadline::after(timeout_);
   for (;;) {
     const int64_t at = now_ns();
-    const Status s = t_.post_send(peer, region, offset, length, id, true);
+    const Status s = p();
     if (s == Status::ok) return at;
     if (s == Status::failed) {
-      throw Error("send to rank " + std::to_string(peer) + ": " + t_.last_error());
+      throw Error(std::string(what) + " to rank " + std::to_string(peer) + ": " + t_.last_error());
     }
     poll_once();
     if (d.expired()) {
-      throw Error("send to rank " + std::to_string(peer) + ": its queue stayed full for " +
-                  std::to_string(timeout_.count()) + " s");
+      throw Error(std::string(what) + " to rank " + std::to_string(peer) +
+                  ": its queue stayed full for " + std::to_string(timeout_.count()) + " s");
     }
   }
+}
+
+int64_t FaninWire::send(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
+  return post(peer, "send", [&] { return t_.post_send(peer, region, offset, length, id, true); });
+}
+
+int64_t FaninWire::write(int peer, RegionId region, size_t offset, size_t length,
+                         size_t remote_offset, uint64_t id) {
+  return post(peer, "write",
+              [&] { return t_.post_write(peer, region, offset, length, remote_offset, id, true); });
 }
 
 void FaninWire::recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {

@@ -37,6 +37,10 @@ class FaninWire {
 
   // Returns the time of the post that the transport took (after any retries while busy).
   int64_t send(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
+  // The same for an RDMA write of local [offset, offset + length) to the peer's `region` at
+  // `remote_offset`.
+  int64_t write(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
+                uint64_t id);
   void recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
   // Polls until done() holds, for at most `rounds` x the timeout (a rank waiting through other
   // ranks' rounds, each bounded by the timeout at the server); Error "<what> within N s"
@@ -50,6 +54,9 @@ class FaninWire {
   void check_peers();
 
  private:
+  template <class Post>
+  int64_t post(int peer, const char* what, Post p);
+
   Transport& t_;
   Bootstrap& boot_;
   Idle idle_;

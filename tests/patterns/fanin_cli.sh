@@ -26,6 +26,13 @@ json_assert "$work/f.json" \
 [ "$(wc -l <"$work/fct.txt")" -eq $((2 * (2 + 1 + 3) * 4 * 2)) ] &&
   ok "fct: one line per message" || bad "fct: $(wc -l <"$work/fct.txt") lines"
 
+# --op write: the data written into the server's memory, an 8-byte send per message after it.
+check "fanin --op write" "$B" fanin --spawn --workers 2 "${ucx[@]}" -s 16K --burst 4 -n 3 \
+  --solo 1 --op write --pull --json "$work/w.json" --records "$work/wrec-%r.csv"
+json_assert "$work/w.json" "d['spec']['op'] == 'write' and d['summary']['iterations'] == 3" \
+  "d['summary']['latency']['count'] == 3 * 2 * 4 and d['summary']['latency']['min'] > 0" \
+  "all(r['op'] == 'write' and int(r['complete_ns']) > 0 for r in rows('$work/wrec-1.csv') if r['dst'] == '0')" \
+  "len(rows('$work/wrec-0.csv')) == 2 * (1 + 2 + 3) * 4 * 2"
 check "fanin --sizes-from a captured job" "$B" fanin --spawn --workers 2 "${ucx[@]}" -n 2 --solo 1 \
   --sizes-from "$ROOT/tests/data/trace/basic" --json "$work/s.json"
 json_assert "$work/s.json" "d['spec']['burst_bytes'] == [140, 4060]" \
@@ -37,7 +44,7 @@ check_fails "bursts larger than memory" "needs 160G of registered memory.*lower 
   "$B" fanin --spawn --workers 2 "${ucx[@]}" -s 5G
 check_fails "an unknown model" "--model nope: unknown; the presets are lenet5, resnet50" \
   "$B" fanin --spawn --workers 2 --model nope
-check_fails "--op write" "--op write: .*not built yet" "$B" fanin --spawn --workers 2 --op write
+check_fails "--op read" "--op: read not in|read not in \{send,write\}" "$B" fanin --spawn --workers 2 --op read
 check_fails "--spawn without --workers" "--spawn needs --workers" "$B" fanin --spawn
 check_fails "--workers against the world" "--workers 3 but the world of 3 ranks" \
   "$B" fanin --workers 3 --rank 1 --world-size 3 --coordinator 127.0.0.1:1
