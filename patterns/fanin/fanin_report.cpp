@@ -54,6 +54,7 @@ Summary summarise(const Analysis& a) {
   for (const Iteration& it : a.iterations) {
     if (it.kind != RoundKind::incast) continue;
     ++s.iterations;
+    s.bound_ns = std::max(s.bound_ns, it.bound_ns);
     bct.push_back(it.bct_ns);
     if (it.limit_ns > 0) ratio.push_back(it.bct_ns / it.limit_ns);
     good.push_back(it.goodput_Bps);
@@ -114,9 +115,9 @@ void print_fanin(std::ostream& out, const FaninSpec& spec, const Analysis& a,
   const Summary s = summarise(a);
   int workers = 0;
   for (const Iteration& it : a.iterations) workers = std::max(workers, it.workers);
-  t.add_row(row("median", workers, spec.burst_bytes(), s.bct_ns, 0, s.bct_over_limit, s.goodput_Bps,
-                s.jain, s.slowdown.p50, s.slowdown.p99, s.queue_start_bytes, s.queue_peak_bytes,
-                s.qdisc_start_bytes, s.qdisc_peak_bytes));
+  t.add_row(row("median", workers, spec.burst_bytes(), s.bct_ns, s.bound_ns, s.bct_over_limit,
+                s.goodput_Bps, s.jain, s.slowdown.p50, s.slowdown.p99, s.queue_start_bytes,
+                s.queue_peak_bytes, s.qdisc_start_bytes, s.qdisc_peak_bytes));
   t.print(out);
   std::vector<double> skew, late;
   for (const Iteration& it : a.iterations) {

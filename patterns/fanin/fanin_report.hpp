@@ -15,6 +15,7 @@ namespace dlcnet::fanin {
 // slowdown and latency percentiles over every message.
 struct Summary {
   uint32_t iterations = 0;
+  double bound_ns = 0;  // the largest clock bound of a BCT among them
   double bct_ns = 0, bct_over_limit = 0, goodput_Bps = 0, jain = 0, skew_ns = 0;
   LatencySummary latency, slowdown;
   double queue_start_bytes = 0, queue_peak_bytes = 0;

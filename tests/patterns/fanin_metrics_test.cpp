@@ -121,6 +121,7 @@ TEST(FaninMetrics, SummaryTakesTheIncastIterationsOnly) {
   const Analysis a = analyse(r.spec, r.rounds, r.server, r.workers, {}, r.clocks);
   const Summary s = summarise(a);
   EXPECT_EQ(s.iterations, 1u);
+  EXPECT_EQ(s.bound_ns, 2000);  // worker 2's clock bound
   EXPECT_NEAR(s.bct_over_limit, 1.0, 1e-9);
   EXPECT_EQ(s.latency.count, 8u);
 }
