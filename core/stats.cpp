@@ -15,6 +15,13 @@ double percentile_sorted(std::span<const double> sorted, double p) {
   return sorted[std::min(rank, sorted.size()) - 1];
 }
 
+double median(std::vector<double> samples) {
+  if (samples.empty()) return 0;
+  std::sort(samples.begin(), samples.end());
+  const size_t n = samples.size();
+  return n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2.0;
+}
+
 LatencySummary summarize_latency(std::span<const double> samples) {
   LatencySummary s;
   if (samples.empty()) return s;

@@ -19,6 +19,10 @@ struct LatencySummary {
 // samples are <= it (index ceil(p*n)-1). p in [0,1]. Returns 0 for no samples.
 double percentile_sorted(std::span<const double> sorted, double p);
 
+// The median of `samples` (any order): the middle one, or the mean of the two middle ones; 0
+// for no samples.
+double median(std::vector<double> samples);
+
 // Summarises `samples` (any order; copied and sorted). Empty input gives count 0 and zeros.
 LatencySummary summarize_latency(std::span<const double> samples);
 

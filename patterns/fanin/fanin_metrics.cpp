@@ -6,25 +6,27 @@
 namespace dlcnet::fanin {
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+// Each worker's rounds by round index ([worker index][round]; null where it had no part), so
+// that a round finds its workers' times without a search.
+using ByRound = std::vector<std::vector<const WorkerRound*>>;
+ByRound by_round(const std::vector<std::vector<WorkerRound>>& workers, size_t rounds) {
+  ByRound by(workers.size(), std::vector<const WorkerRound*>(rounds, nullptr));
+  for (size_t wi = 0; wi < workers.size(); ++wi) {
+    for (const WorkerRound& r : workers[wi]) {
+      if (r.round < rounds) by[wi][r.round] = &r;
+    }
+  }
+  return by;
 }
 
 // The burst messages of round `index` on rank 0's clock, worker by worker.
 std::vector<Message> messages_of(const FaninSpec& spec, uint32_t index, const ServerRound& sr,
-                                 const std::vector<std::vector<WorkerRound>>& workers,
-                                 const std::vector<ClockModel>& clocks) {
+                                 const ByRound& workers, const std::vector<ClockModel>& clocks) {
   std::vector<Message> out;
   for (size_t wi = 0; wi < workers.size(); ++wi) {
     const int w = static_cast<int>(wi) + 1;
     if (sr.arrival_ns[wi].empty()) continue;
-    const WorkerRound* wr = nullptr;
-    for (const WorkerRound& r : workers[wi]) {
-      if (r.round == index) wr = &r;
-    }
+    const WorkerRound* wr = workers[wi][index];
     if (wr == nullptr) continue;
     const ClockModel& m = clocks[static_cast<size_t>(w)];
     for (size_t k = 0; k < spec.burst.size(); ++k) {
@@ -58,8 +60,7 @@ Span span_of(const std::vector<Message>& ms) {
 }
 
 Solo solo_of(const FaninSpec& spec, const std::vector<Round>& rounds, const ServerTimes& server,
-             const std::vector<std::vector<WorkerRound>>& workers,
-             const std::vector<ClockModel>& clocks) {
+             const ByRound& workers, const std::vector<ClockModel>& clocks) {
   Solo s;
   s.min_latency_ns.assign(spec.burst.size(), std::numeric_limits<double>::max());
   std::vector<double> rates, bcts;
@@ -106,8 +107,7 @@ Solo solo_of(const FaninSpec& spec, const std::vector<Round>& rounds, const Serv
 }
 
 Iteration iteration_of(const FaninSpec& spec, const Solo& solo, const Round& r, uint32_t index,
-                       const ServerTimes& server,
-                       const std::vector<std::vector<WorkerRound>>& workers,
+                       const ServerTimes& server, const ByRound& workers,
                        const std::vector<ClockModel>& clocks) {
   Iteration it;
   it.kind = r.kind;
@@ -177,13 +177,11 @@ Iteration iteration_of(const FaninSpec& spec, const Solo& solo, const Round& r, 
   if (spec.pull) {
     double p0 = std::numeric_limits<double>::max(), p1 = 0;
     for (size_t wi = 0; wi < workers.size(); ++wi) {
-      if (sr.pull_post_ns[wi].empty()) continue;
-      for (const WorkerRound& wr : workers[wi]) {
-        if (wr.round != index) continue;
-        for (size_t k = 0; k < spec.burst.size(); ++k) {
-          p0 = std::min(p0, static_cast<double>(sr.pull_post_ns[wi][k]));
-          p1 = std::max(p1, clocks[wi + 1].to_reference(wr.pull_arrival_ns[k]));
-        }
+      const WorkerRound* wr = workers[wi][index];
+      if (sr.pull_post_ns[wi].empty() || wr == nullptr) continue;
+      for (size_t k = 0; k < spec.burst.size(); ++k) {
+        p0 = std::min(p0, static_cast<double>(sr.pull_post_ns[wi][k]));
+        p1 = std::max(p1, clocks[wi + 1].to_reference(wr->pull_arrival_ns[k]));
       }
     }
     if (p1 > 0) it.pull_ns = p1 - p0;
@@ -203,32 +201,36 @@ double jain_index(const std::vector<double>& x) noexcept {
 }
 
 Analysis analyse(const FaninSpec& spec, const std::vector<Round>& rounds, const ServerTimes& server,
-                 const std::vector<std::vector<WorkerRound>>& workers,
+                 const std::vector<std::vector<WorkerRound>>& worker_times,
                  const std::vector<BackgroundTimes>& background,
                  const std::vector<ClockModel>& clocks) {
   Analysis a;
+  const ByRound workers = by_round(worker_times, rounds.size());
   a.solo = solo_of(spec, rounds, server, workers, clocks);
   for (uint32_t i = 0; i < rounds.size(); ++i) {
     const Round& r = rounds[i];
+    std::vector<Message> solo_messages;
     if (r.kind != RoundKind::solo) {
       a.iterations.push_back(iteration_of(spec, a.solo, r, i, server, workers, clocks));
+    } else {
+      solo_messages = messages_of(spec, i, server.rounds[i], workers, clocks);
     }
-    for (const Message& m : messages_of(spec, i, server.rounds[i], workers, clocks)) {
+    const std::vector<Message>& ms =
+        r.kind == RoundKind::solo ? solo_messages : a.iterations.back().messages;
+    for (const Message& m : ms) {
       a.flows.push_back({m.worker, kServer, static_cast<int32_t>(m.index), static_cast<int32_t>(i),
                          m.bytes, m.post_ns, m.latency_ns(), m.bound_ns});
     }
     if (!spec.pull) continue;
     for (size_t wi = 0; wi < workers.size(); ++wi) {
-      if (server.rounds[i].pull_post_ns[wi].empty()) continue;
-      for (const WorkerRound& wr : workers[wi]) {
-        if (wr.round != i) continue;
-        const ClockModel& m = clocks[wi + 1];
-        for (size_t k = 0; k < spec.burst.size(); ++k) {
-          const double post = static_cast<double>(server.rounds[i].pull_post_ns[wi][k]);
-          a.flows.push_back({kServer, static_cast<int32_t>(wi + 1), static_cast<int32_t>(k),
-                             static_cast<int32_t>(i), spec.burst[k], post,
-                             m.to_reference(wr.pull_arrival_ns[k]) - post, m.uncertainty_ns});
-        }
+      const WorkerRound* wr = workers[wi][i];
+      if (server.rounds[i].pull_post_ns[wi].empty() || wr == nullptr) continue;
+      const ClockModel& m = clocks[wi + 1];
+      for (size_t k = 0; k < spec.burst.size(); ++k) {
+        const double post = static_cast<double>(server.rounds[i].pull_post_ns[wi][k]);
+        a.flows.push_back({kServer, static_cast<int32_t>(wi + 1), static_cast<int32_t>(k),
+                           static_cast<int32_t>(i), spec.burst[k], post,
+                           m.to_reference(wr->pull_arrival_ns[k]) - post, m.uncertainty_ns});
       }
     }
   }

@@ -1,7 +1,6 @@
 #include "patterns/fanin/fanin_report.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "core/stats_json.hpp"
 #include "core/table.hpp"
@@ -10,20 +9,8 @@
 namespace dlcnet::fanin {
 namespace {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
-std::string fmt(double v, int decimals = 2) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  return b;
-}
 std::string kib_or_dash(double bytes) {
-  return bytes < 0 ? "-" : fmt(bytes / 1024.0, 1);
+  return bytes < 0 ? "-" : fixed(bytes / 1024.0, 1);
 }
 
 std::vector<std::string> row(const std::string& name, int workers, uint64_t per_worker,
@@ -33,15 +20,15 @@ std::vector<std::string> row(const std::string& name, int workers, uint64_t per_
   return {name,
           std::to_string(workers),
           format_size(per_worker),
-          fmt(bct_ns * 1e-6, 3),
-          fmt(bound_ns * 1e-3, 2),
-          fmt(ratio, 3),
-          fmt(goodput_Bps * 8e-6, 1),
-          fmt(jain, 3),
-          fmt(s50, 2),
-          fmt(s99, 2),
-          fmt(qs / 1024.0, 1),
-          fmt(qp / 1024.0, 1),
+          fixed(bct_ns * 1e-6, 3),
+          fixed(bound_ns * 1e-3, 2),
+          fixed(ratio, 3),
+          fixed(goodput_Bps * 8e-6, 1),
+          fixed(jain, 3),
+          fixed(s50, 2),
+          fixed(s99, 2),
+          fixed(qs / 1024.0, 1),
+          fixed(qp / 1024.0, 1),
           kib_or_dash(qds),
           kib_or_dash(qdp)};
 }
@@ -87,8 +74,8 @@ Summary summarise(const Analysis& a) {
 void print_fanin(std::ostream& out, const FaninSpec& spec, const Analysis& a,
                  const std::string& headline) {
   out << "# " << headline << '\n';
-  out << "# solo: effective rate " << fmt(a.solo.rate_Bps * 8e-6, 1) << " Mb/s, base latency "
-      << fmt(a.solo.base_ns * 1e-3, 1) << " us, solo burst " << fmt(a.solo.bct_ns * 1e-6, 3)
+  out << "# solo: effective rate " << fixed(a.solo.rate_Bps * 8e-6, 1) << " Mb/s, base latency "
+      << fixed(a.solo.base_ns * 1e-3, 1) << " us, solo burst " << fixed(a.solo.bct_ns * 1e-6, 3)
       << " ms (median of " << a.solo.rounds << " solo rounds)\n";
   Table t({{"iter", ""},
            {"workers", ""},
@@ -127,10 +114,10 @@ void print_fanin(std::ostream& out, const FaninSpec& spec, const Analysis& a,
   }
   if (!skew.empty()) {
     const LatencySummary sk = summarize_latency(skew), la = summarize_latency(late);
-    out << "# round starts: the workers' first posts within " << fmt(sk.p50, 1)
-        << " us (median; max " << fmt(sk.max, 1) << " us) of each other";
+    out << "# round starts: the workers' first posts within " << fixed(sk.p50, 1)
+        << " us (median; max " << fixed(sk.max, 1) << " us) of each other";
     if (spec.release == Release::instant) {
-      out << ", the last " << fmt(la.p50, 1) << " us (max " << fmt(la.max, 1)
+      out << ", the last " << fixed(la.p50, 1) << " us (max " << fixed(la.max, 1)
           << " us) after the instant named";
     }
     out << '\n';
@@ -139,9 +126,9 @@ void print_fanin(std::ostream& out, const FaninSpec& spec, const Analysis& a,
          "rate); qdisc: sampled from the kernel queue (--qdisc)\n";
   if (a.background_messages > 0) {
     out << "# background: " << a.background_messages << " messages of " << format_size(spec.bg_size)
-        << ", " << fmt(a.background_Bps * 8e-6, 1) << " Mb/s, latency p50 "
-        << fmt(a.background_latency.p50 * 1e6, 1) << " us, p99 "
-        << fmt(a.background_latency.p99 * 1e6, 1) << " us\n";
+        << ", " << fixed(a.background_Bps * 8e-6, 1) << " Mb/s, latency p50 "
+        << fixed(a.background_latency.p50 * 1e6, 1) << " us, p99 "
+        << fixed(a.background_latency.p99 * 1e6, 1) << " us\n";
   }
 }
 

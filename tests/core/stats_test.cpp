@@ -60,5 +60,11 @@ TEST(Stats, BandwidthAverageAndPeak) {
   EXPECT_DOUBLE_EQ(b.peak_bps, 2000 / 2e-6);
 }
 
+TEST(Median, MiddleOrMeanOfTheTwoMiddleOnes) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({}), 0.0);
+}
+
 }  // namespace
 }  // namespace dlcnet

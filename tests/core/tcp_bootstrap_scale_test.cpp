@@ -12,6 +12,7 @@
 #include "core/socket.hpp"
 #include "core/tcp_bootstrap.hpp"
 #include "core/tcp_bootstrap_impl.hpp"
+#include "tests/core/tcp_bootstrap_test_config.hpp"
 
 namespace dlcnet {
 namespace {
@@ -21,16 +22,7 @@ using std::chrono::milliseconds;
 constexpr int kRanks = 1024;
 
 TcpBootstrapConfig config(int rank, int size, uint16_t port) {
-  TcpBootstrapConfig c;
-  c.rank = rank;
-  c.size = size;
-  c.coordinator_host = "127.0.0.1";
-  c.bind_host = "127.0.0.1";
-  c.port = port;
-  c.job_token = 42;
-  c.join_timeout = milliseconds(20000);
-  c.op_timeout = milliseconds(60000);
-  return c;
+  return local_config(rank, size, port, milliseconds(20000), milliseconds(60000));
 }
 
 // Ranks first..size-1 as threads: each joins, then runs `body`; their errors are counted.

@@ -1,4 +1,5 @@
 #include "core/tcp_bootstrap.hpp"
+#include "tests/core/tcp_bootstrap_test_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,16 +15,7 @@ namespace {
 using std::chrono::milliseconds;
 
 TcpBootstrapConfig config(int rank, int size, uint16_t port) {
-  TcpBootstrapConfig c;
-  c.rank = rank;
-  c.size = size;
-  c.coordinator_host = "127.0.0.1";
-  c.bind_host = "127.0.0.1";
-  c.port = port;
-  c.job_token = 42;
-  c.join_timeout = milliseconds(5000);
-  c.op_timeout = milliseconds(5000);
-  return c;
+  return local_config(rank, size, port, milliseconds(5000), milliseconds(5000));
 }
 
 TEST(TcpBootstrap, FiveRanksExchangeColumnsAndGather) {
