@@ -61,6 +61,17 @@ check_fails "a corrupted all-to-all exits non-zero" "ring" "$B" ring --spawn --r
 grep -Eq "Out of bounds values : [1-9][0-9]* FAILED" "$work/out" && ok "all-to-all: wrong > 0" ||
   bad "all-to-all corrupted: $(grep -E 'Out of bounds' "$work/out")"
 
+# Launched by Open MPI's mpirun: ranks from its environment.
+if command -v mpirun >/dev/null; then
+  check "allreduce under mpirun, 3 ranks" mpirun --allow-run-as-root --oversubscribe \
+    --bind-to none -np 3 "$B" ring $(ucx tcp,self) -b 4 -e 64K -f 64 "${small[@]}" \
+    --json "$work/mpi.json"
+  json_assert "$work/mpi.json" "d['wrong_total'] == 0 and d['ranks'] == 3" \
+    "d['context']['rank_source'] == 'open-mpi'"
+else
+  echo "no mpirun: the mpirun case is skipped"
+fi
+
 # -c 0: no check, pure timing.
 check "allreduce -c 0" "$B" ring --spawn --ranks 2 $(ucx sm,self) -s 64K -c 0 "${small[@]}" \
   --json "$work/c0.json"
