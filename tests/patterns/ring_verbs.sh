@@ -9,9 +9,9 @@ B="$BIN"
 v=(--transport verbs --timeout 120 --idle sleep -n 3 -w 1)
 for op in send write; do
   check "allreduce over verbs, 2 ranks, --op $op" "$B" ring --spawn --ranks 2 "${v[@]}" \
-    --op "$op" -b 4 -e 1M -f 16 --json "$work/$op.json" --records "$work/$op-%r.csv"
+    --op "$op" -b 4 -e 1M -f 8 --json "$work/$op.json" --records "$work/$op-%r.csv"
   json_assert "$work/$op.json" \
-    "d['op'] == '$op' and d['wrong_total'] == 0 and len(d['sizes']) == 6" \
+    "d['op'] == '$op' and d['wrong_total'] == 0 and len(d['sizes']) == 7" \
     "all(s['checked_iterations'] == 2 * 4 for s in d['sizes'])" \
     "d['context']['transport']['device'].startswith('rxe') or 'device' in d['context']['transport']" \
     "sum(1 for r in rows('$work/$op-1.csv') if r['op'] == '$op' and int(r['bytes']) == 524288) == 3 * 2"
