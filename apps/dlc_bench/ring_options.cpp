@@ -11,7 +11,7 @@ namespace {
 
 struct Text {
   std::string min = "8", max = "32M", size, increment = "0", collective = "allreduce", op = "send",
-              idle = "auto";
+              idle = "auto", segment = "0";
   double factor = 2;
   int check = 1;
   int rank = -1, world = -1;
@@ -28,6 +28,8 @@ void validate(Options& o, const Text& t, bool sweep_given) {
     s.sizes = sweep(parse_size(t.min, "-b"), parse_size(t.max, "-e"), t.factor,
                     parse_size(t.increment, "-i"));
   }
+  s.segment_bytes = parse_size(t.segment, "--segment");
+  if (s.segment_bytes > 0 && s.segment_bytes < 4) throw Error("--segment: 0 or at least 4 bytes");
   s.op = t.op == "write" ? Op::write : Op::send;
   s.check = t.check != 0;
   o.run.idle = *idle_policy_from_string(t.idle);
@@ -84,6 +86,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "send, or write (RDMA write into the peer's buffer, then an 8-byte send that "
                  "tells it)")
       ->check(CLI::IsMember({"send", "write"}))
+      ->capture_default_str();
+  app.add_option("--segment", t.segment,
+                 "cut every message into segments of this many bytes and pipeline them through "
+                 "the steps (0: one message per step)")
       ->capture_default_str();
   app.add_option("--ranks", o.ranks, "ranks (with --spawn)");
   app.add_option("--rank", t.rank, "this process's rank (else from mpirun, PMI or srun)");

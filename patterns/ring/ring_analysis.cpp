@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "patterns/ring/segments.hpp"
+
 namespace dlcnet::ring {
 namespace {
 
@@ -39,7 +41,8 @@ Row make_row(const CollectiveDef& def, const Layout& l, std::span<const SizeTime
 }
 
 SizeResult analyse_size(const CollectiveDef& def, const Layout& l, std::span<const Plan> plans,
-                        std::span<const SizeTimes> times, std::span<const ClockModel> clocks) {
+                        uint64_t segment_bytes, std::span<const SizeTimes> times,
+                        std::span<const ClockModel> clocks) {
   SizeResult out;
   out.row = make_row(def, l, times);
   const size_t n = times.size();
@@ -58,6 +61,8 @@ SizeResult analyse_size(const CollectiveDef& def, const Layout& l, std::span<con
   for (size_t r = 0; r < n; ++r) out.span_bound_s = std::max(out.span_bound_s, bound_of(clocks[r]));
   out.span_bound_s *= 2e-9;
 
+  std::vector<Segments> segs;
+  for (const Plan& p : plans) segs.push_back(cut(p, segment_bytes));
   const size_t steps = plans.empty() ? 0 : plans[0].steps.size();
   for (size_t i = 0; i < steps; ++i) {
     StepStat st;
@@ -70,15 +75,20 @@ SizeResult analyse_size(const CollectiveDef& def, const Layout& l, std::span<con
       if (s.to < 0 || s.send.count == 0) continue;
       const auto to = static_cast<size_t>(s.to);
       st.bound_s = std::max(st.bound_s, (bound_of(clocks[r]) + bound_of(clocks[to])) * 1e-9);
+      const uint32_t n_segs = pieces(s.send.count, segs[r].elems);
       for (size_t k = 0; k < runs; ++k) {
-        const StepTimes& mine = times[r].runs[k].steps[i];
-        const StepTimes& theirs = times[to].runs[k].steps[i];
-        if (mine.post_ns < 0 || theirs.arrival_ns < 0) continue;
-        const double lat =
-            (clocks[to].to_reference(theirs.arrival_ns) - clocks[r].to_reference(mine.post_ns)) *
-            1e-9;
-        all.push_back(lat);
-        by_link[{static_cast<int>(r), s.to}].push_back(lat);
+        const std::vector<SlotTimes>& mine = times[r].runs[k].slots;
+        const std::vector<SlotTimes>& theirs = times[to].runs[k].slots;
+        for (uint32_t j = 0; j < n_segs; ++j) {
+          const size_t a = segs[r].base[i] + j, b = segs[to].base[i] + j;
+          if (a >= mine.size() || b >= theirs.size()) continue;
+          if (mine[a].post_ns < 0 || theirs[b].arrival_ns < 0) continue;
+          const double lat = (clocks[to].to_reference(theirs[b].arrival_ns) -
+                              clocks[r].to_reference(mine[a].post_ns)) *
+                             1e-9;
+          all.push_back(lat);
+          by_link[{static_cast<int>(r), s.to}].push_back(lat);
+        }
       }
     }
     st.latency_s = summarize_latency(all);

@@ -5,7 +5,8 @@
 //   algbw   size / time; busbw = algbw x the collective's factor (nccl-tests' definitions);
 //   span    per iteration on rank 0's clock, from the first rank entering it to the last one
 //           finishing it (needs the clock alignment);
-//   steps   per step, every message's one-way latency (the sender's post to the arrival at the
+//   steps   per step, every message's (segment's) one-way latency (the sender's post to the arrival
+//   at the
 //           receiver, on rank 0's clock) and the slowest link: the pair with the largest median.
 #pragma once
 
@@ -48,8 +49,10 @@ struct SizeResult {
   std::vector<StepStat> steps;
 };
 
-// `plans[r]`: rank r's plan; `clocks[r]`: rank r's clock on rank 0's.
+// `plans[r]`: rank r's plan, cut into segments of `segment_bytes` (segments.hpp); `clocks[r]`:
+// rank r's clock on rank 0's. Every segment is a message.
 SizeResult analyse_size(const CollectiveDef& def, const Layout& l, std::span<const Plan> plans,
-                        std::span<const SizeTimes> times, std::span<const ClockModel> clocks);
+                        uint64_t segment_bytes, std::span<const SizeTimes> times,
+                        std::span<const ClockModel> clocks);
 
 }  // namespace dlcnet::ring

@@ -10,13 +10,13 @@
 namespace dlcnet::ring {
 namespace {
 
-// wr_id kinds; the index is (iteration << 16) | step.
+// wr_id kinds; the index is (iteration << 16) | slot.
 enum Kind : uint8_t { kSend = 1, kRecv = 2, kWrite = 3, kNotify = 4, kNotifyRecv = 5 };
-constexpr uint64_t kStepBits = 16;
+constexpr uint64_t kSlotBits = 24;
 constexpr uint64_t kNotifyBytes = 8;
 
-uint64_t id(Kind k, uint64_t run, size_t step) noexcept {
-  return make_wr_id(k, (run << kStepBits) | step);
+uint64_t id(Kind k, uint64_t run, uint32_t slot) noexcept {
+  return make_wr_id(k, (run << kSlotBits) | slot);
 }
 
 }  // namespace
@@ -24,12 +24,7 @@ uint64_t id(Kind k, uint64_t run, size_t step) noexcept {
 RingEngine::RingEngine(const EngineContext& c)
     : c_(c),
       wire_(c.t, c.boot, c.idle, std::chrono::seconds(c.spec.timeout_s),
-            [this](const Completion& x, int64_t now) { on_completion(x, now); }) {
-  if (c_.map.max_steps >= (uint64_t{1} << kStepBits)) {
-    throw Error("a collective of " + std::to_string(c_.map.max_steps) + " steps: at most " +
-                std::to_string((uint64_t{1} << kStepBits) - 1));
-  }
-}
+            [this](const Completion& x, int64_t now) { on_completion(x, now); }) {}
 
 float* RingEngine::buffer(Buf b, unsigned parity) const noexcept {
   return reinterpret_cast<float*>(c_.mem + c_.map.offset(Piece{b, 0, 0}, parity));
@@ -38,19 +33,21 @@ float* RingEngine::buffer(Buf b, unsigned parity) const noexcept {
 void RingEngine::on_completion(const Completion& x, int64_t now) {
   const auto kind = static_cast<Kind>(kind_of(x.wr_id));
   const uint64_t index = index_of(x.wr_id);
-  const uint64_t run = index >> kStepBits;
-  const size_t step = index & ((uint64_t{1} << kStepBits) - 1);
+  const uint64_t run = index >> kSlotBits;
+  const auto slot = static_cast<uint32_t>(index & ((uint64_t{1} << kSlotBits) - 1));
   switch (kind) {
     case kRecv:
     case kNotifyRecv: {
       std::vector<int64_t>& a = arrival_[run & 1];
-      if (step < a.size()) a[step] = now;
+      if (slot < a.size()) a[slot] = now;
       return;
     }
     case kSend:
     case kWrite:
-      if (cur_ && step < cur_->steps.size()) cur_->steps[step].complete_ns = now;
-      if (kind == kWrite && step < write_done_.size()) write_done_[step] = 1;
+      if (cur_ && slot < cur_->slots.size()) cur_->slots[slot].complete_ns = now;
+      if (kind == kWrite && !c_.t.orders_write_before_send() && slot < write_peer_.size()) {
+        to_notify_.push_back(Pending{write_peer_[slot], slot});
+      }
       break;
     case kNotify:
       break;
@@ -60,16 +57,21 @@ void RingEngine::on_completion(const Completion& x, int64_t now) {
 
 void RingEngine::post_recvs(const SizeSetup& s, uint64_t run) {
   const unsigned p = run & 1;
-  arrival_[p].assign(s.plan.steps.size(), -1);
+  arrival_[p].assign(s.segs.total, -1);
+  const uint64_t e = s.segs.elems;
   for (size_t i = 0; i < s.plan.steps.size(); ++i) {
     const Step& st = s.plan.steps[i];
-    if (st.from < 0 || st.recv.count == 0) continue;
-    if (c_.spec.op == Op::write) {
-      wire_.recv(st.from, c_.region, c_.map.notify_recv[p] + i * kNotifyBytes, kNotifyBytes,
-                 id(kNotifyRecv, run, i));
-    } else {
-      wire_.recv(st.from, c_.region, c_.map.offset(st.recv, p), st.recv.count * sizeof(float),
-                 id(kRecv, run, i));
+    if (st.from < 0) continue;
+    for (uint32_t j = 0; j < pieces(st.recv.count, e); ++j) {
+      const uint32_t slot = s.segs.base[i] + j;
+      if (c_.spec.op == Op::write) {
+        wire_.recv(st.from, c_.region, c_.map.notify_recv[p] + slot * kNotifyBytes, kNotifyBytes,
+                   id(kNotifyRecv, run, slot));
+      } else {
+        const Piece x = segment(st.recv, e, j);
+        wire_.recv(st.from, c_.region, c_.map.offset(x, p), x.count * sizeof(float),
+                   id(kRecv, run, slot));
+      }
     }
   }
 }
@@ -78,37 +80,57 @@ void RingEngine::prime(const SizeSetup& first) {
   post_recvs(first, run_);
 }
 
-void RingEngine::send_step(const Step& s, size_t i, unsigned p, RunTimes& times) {
-  const uint64_t bytes = s.send.count * sizeof(float);
-  const uint64_t local = c_.map.offset(s.send, p);
+void RingEngine::notify(int peer, uint32_t slot) {
+  const uint64_t at = c_.map.notify_send + slot * kNotifyBytes;
+  const uint64_t tag = run_;
+  std::memcpy(c_.mem + at, &tag, sizeof tag);
+  ++outstanding_;
+  wire_.send(peer, c_.region, at, kNotifyBytes, id(kNotify, run_, slot));
+}
+
+void RingEngine::flush_notifies() {
+  while (!to_notify_.empty()) {
+    const Pending n = to_notify_.front();
+    to_notify_.pop_front();
+    notify(n.peer, n.slot);
+  }
+}
+
+void RingEngine::wait(const std::function<bool()>& done, const std::function<std::string()>& what) {
+  wire_.wait(
+      [&] {
+        flush_notifies();
+        return done();
+      },
+      what);
+}
+
+void RingEngine::send_segment(const SizeSetup& cur, size_t i, uint32_t j, RunTimes& times) {
+  const Step& s = cur.plan.steps[i];
+  const unsigned p = run_ & 1;
+  const Piece x = segment(s.send, cur.segs.elems, j);
+  const uint32_t slot = cur.segs.base[i] + j;
+  const uint64_t bytes = x.count * sizeof(float);
+  const uint64_t local = c_.map.offset(x, p);
   ++outstanding_;
   if (c_.spec.op == Op::send) {
-    times.steps[i].post_ns = wire_.send(s.to, c_.region, local, bytes, id(kSend, run_, i));
+    times.slots[slot].post_ns = wire_.send(s.to, c_.region, local, bytes, id(kSend, run_, slot));
     return;
   }
-  write_done_[i] = 0;
-  times.steps[i].post_ns =
-      wire_.write(s.to, c_.region, local, bytes, c_.map.offset(s.remote, p), id(kWrite, run_, i));
-  if (!c_.t.orders_write_before_send()) {
-    // UCX may carry the write and the notification on different lanes: the data must be in
-    // place before the peer hears of it.
-    wire_.wait([&] { return write_done_[i] != 0; },
-               [&] {
-                 return "write of step " + std::to_string(i) + " to rank " + std::to_string(s.to) +
-                        " did not complete";
-               });
-  }
-  const uint64_t slot = c_.map.notify_send + i * kNotifyBytes;
-  const uint64_t tag = run_;
-  std::memcpy(c_.mem + slot, &tag, sizeof tag);
-  ++outstanding_;
-  wire_.send(s.to, c_.region, slot, kNotifyBytes, id(kNotify, run_, i));
+  write_peer_[slot] = s.to;
+  const Piece there = segment(s.remote, cur.segs.elems, j);
+  times.slots[slot].post_ns =
+      wire_.write(s.to, c_.region, local, bytes, c_.map.offset(there, p), id(kWrite, run_, slot));
+  // RC verbs delivers the notification after the write's data; UCX may carry the two on
+  // different lanes, so there the notification waits for the write's completion.
+  if (c_.t.orders_write_before_send()) notify(s.to, slot);
 }
 
 void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t, bool fill,
                          RunTimes& times) {
   const unsigned p = run_ & 1;
   const Plan& plan = cur.plan;
+  const uint64_t e = cur.segs.elems;
   float* in = buffer(Buf::in, p);
   float* out = buffer(Buf::out, p);
   float* stage = buffer(Buf::stage, p);
@@ -119,8 +141,8 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
       if (g != kNoElement) in[g] += 1.0f;
     }
   }
-  times.steps.assign(plan.steps.size(), StepTimes{});
-  write_done_.assign(plan.steps.size(), 0);
+  times.slots.assign(cur.segs.total, SlotTimes{});
+  write_peer_.assign(cur.segs.total, -1);
   cur_ = &times;
   outstanding_ = 0;
   times.entry_ns = now_ns();
@@ -128,24 +150,38 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
   for (const Piece& x : plan.copies) {
     std::memcpy(out + x.off, in + x.off, x.count * sizeof(float));
   }
+  const auto send_all = [&](size_t i, uint32_t from) {
+    const Step& s = plan.steps[i];
+    if (s.to < 0) return;
+    for (uint32_t j = from; j < pieces(s.send.count, e); ++j) send_segment(cur, i, j, times);
+  };
+  if (!plan.steps.empty()) send_all(0, 0);
+  const std::vector<int64_t>& a = arrival_[p];
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step& s = plan.steps[i];
-    if (s.to >= 0 && s.send.count > 0) send_step(s, i, p, times);
-    if (s.from < 0 || s.recv.count == 0) continue;
-    const std::vector<int64_t>& a = arrival_[p];
-    wire_.wait([&] { return a[i] >= 0; },
-               [&] {
-                 return std::string(s.phase) + " step " + std::to_string(i) +
-                        ": no message from rank " + std::to_string(s.from);
-               });
-    times.steps[i].arrival_ns = a[i];
-    if (s.reduce) {
-      add(out + s.reduce_off, in + s.reduce_off, stage + s.recv.off, s.recv.count);
+    const bool next = i + 1 < plan.steps.size() && plan.steps[i + 1].to >= 0;
+    const uint32_t in_segs = s.from < 0 ? 0 : pieces(s.recv.count, e);
+    const uint32_t next_segs = next ? pieces(plan.steps[i + 1].send.count, e) : 0;
+    for (uint32_t j = 0; j < in_segs; ++j) {
+      const uint32_t slot = cur.segs.base[i] + j;
+      wait([&] { return a[slot] >= 0; },
+           [&] {
+             return std::string(s.phase) + " step " + std::to_string(i) + ", segment " +
+                    std::to_string(j) + ": no message from rank " + std::to_string(s.from);
+           });
+      times.slots[slot].arrival_ns = a[slot];
+      if (s.reduce) {
+        const Piece x = segment(s.recv, e, j);
+        const uint64_t at = s.reduce_off + (x.off - s.recv.off);
+        add(out + at, in + at, stage + x.off, x.count);
+      }
+      // The same segment of the next step is this one (ring) or independent of it (pairwise).
+      if (j < next_segs) send_segment(cur, i + 1, j, times);
     }
+    if (next && next_segs > in_segs) send_all(i + 1, in_segs);
   }
-  wire_.wait(
-      [&] { return outstanding_ == 0; },
-      [&] { return std::to_string(outstanding_) + " sends of this iteration did not complete"; });
+  wait([&] { return outstanding_ == 0; },
+       [&] { return std::to_string(outstanding_) + " sends of this iteration did not complete"; });
   times.end_ns = now_ns();
   cur_ = nullptr;
   ++run_;

@@ -1,6 +1,8 @@
 // Runs a collective's plan (collective.hpp) over one transport, iteration after iteration,
-// back to back as nccl-tests does: each step posts its message out (a send, or a write into
-// the peer's buffer then an 8-byte notification), waits for the message in and reduces it.
+// back to back as nccl-tests does. Each step's messages are cut into segments (segments.hpp):
+// the segments of step 0 leave at once; every later segment leaves as soon as the same
+// segment of the step before has arrived and been reduced, so the ring is a pipeline. A
+// message is a send, or a write into the peer's buffer followed by an 8-byte notification.
 // The receives of the next iteration are posted at the start of this one, so a neighbour that
 // is ahead never finds none posted (which costs Soft-RoCE an RNR retry of 0.6 ms or more).
 // Inputs are filled before an iteration's entry time and results checked after its end time.
@@ -9,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "core/bootstrap.hpp"
@@ -18,12 +21,14 @@
 #include "patterns/ring/collective.hpp"
 #include "patterns/ring/ring_memory.hpp"
 #include "patterns/ring/ring_times.hpp"
+#include "patterns/ring/segments.hpp"
 
 namespace dlcnet::ring {
 
 struct SizeSetup {
   Layout layout;
-  Plan plan;  // this rank's, with remotes (plan_for)
+  Plan plan;      // this rank's, with remotes (plan_for)
+  Segments segs;  // its cut (cut(plan, spec.segment_bytes))
 };
 
 struct EngineContext {
@@ -48,19 +53,27 @@ class RingEngine {
   SizeTimes run_size(const SizeSetup& cur, const SizeSetup* next);
 
  private:
+  struct Pending {
+    int peer;
+    uint32_t slot;
+  };
   void post_recvs(const SizeSetup& s, uint64_t run);
   void one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t, bool fill, RunTimes& times);
-  void send_step(const Step& s, size_t i, unsigned parity, RunTimes& times);
+  void send_segment(const SizeSetup& cur, size_t step, uint32_t j, RunTimes& times);
+  void notify(int peer, uint32_t slot);
+  void flush_notifies();
+  void wait(const std::function<bool()>& done, const std::function<std::string()>& what);
   void on_completion(const Completion& c, int64_t now);
   float* buffer(Buf b, unsigned parity) const noexcept;
 
   EngineContext c_;
   RankWire wire_;
   uint64_t run_ = 0;                             // iterations run so far, every size
-  std::array<std::vector<int64_t>, 2> arrival_;  // per parity, per step
+  std::array<std::vector<int64_t>, 2> arrival_;  // per parity, per slot
   RunTimes* cur_ = nullptr;
-  std::vector<uint8_t> write_done_;
-  uint64_t outstanding_ = 0;  // sends, writes and notifications of this iteration not complete
+  std::deque<Pending> to_notify_;  // UCX: writes complete, their notifications not yet sent
+  std::vector<int> write_peer_;    // per slot of this iteration: the write's peer
+  uint64_t outstanding_ = 0;       // sends, writes and notifications of this iteration not complete
 };
 
 }  // namespace dlcnet::ring

@@ -81,23 +81,24 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
 
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max<uint32_t>(
-      {topts.recv_depth, static_cast<uint32_t>(2 * map.max_steps + 8), o.clock_samples + 16});
+      {topts.recv_depth, static_cast<uint32_t>(2 * map.max_slots + 8), o.clock_samples + 16});
   topts.connect_timeout_ms = static_cast<int>(spec.timeout_s) * 1000;
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
 
-  const uint64_t limit = jl.agree(
-      spec.fingerprint(), t.max_message_size(),
-      "runs another collective (collective, sizes, -n, -w, -c or --op differ): start every rank "
-      "with the same options",
-      "run another collective (collective, sizes, -n, -w, -c or --op differ): start every rank "
-      "with the same options");
+  const uint64_t limit = jl.agree(spec.fingerprint(), t.max_message_size(),
+                                  "runs another collective (collective, sizes, -n, -w, -c, --op or "
+                                  "--segment differ): start every rank "
+                                  "with the same options",
+                                  "run another collective (collective, sizes, -n, -w, -c, --op or "
+                                  "--segment differ): start every rank "
+                                  "with the same options");
 
   std::vector<SizeSetup> setups;
   std::vector<std::vector<Plan>> all_plans;  // rank 0: [size][rank]
   for (uint64_t bytes : spec.sizes) {
-    SizeSetup s{def.layout(bytes, world), {}};
+    SizeSetup s{def.layout(bytes, world), {}, {}};
     if (s.layout.max_chunk * sizeof(float) > limit) {
       throw Error("a message of " + format_size(s.layout.max_chunk * sizeof(float)) + " (size " +
                   format_size(bytes) + " over " + std::to_string(world) +
@@ -105,6 +106,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
                   "): lower -e");
     }
     s.plan = plan_for(def, s.layout, me);
+    s.segs = cut(s.plan, spec.segment_bytes);
     if (me == 0) {
       std::vector<Plan> plans;
       for (int r = 0; r < world; ++r) plans.push_back(plan_for(def, s.layout, r));
@@ -172,7 +174,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
 
   std::vector<SizeResult> results;
   for (size_t k = 0; k < all.size(); ++k) {
-    results.push_back(analyse_size(def, setups[k].layout, all_plans[k], all[k], clocks));
+    results.push_back(
+        analyse_size(def, setups[k].layout, all_plans[k], spec.segment_bytes, all[k], clocks));
   }
   if (!o.quiet) {
     print_footer(std::cout, rows);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "patterns/ring/segments.hpp"
+
 namespace dlcnet::ring {
 namespace {
 
@@ -26,7 +28,9 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
     const Layout l = def.layout(bytes, ranks);
     const Plan p = def.plan(l, 0);
     count = std::max(count, l.count);
-    steps = std::max<uint64_t>(steps, p.steps.size());
+    const uint64_t per =
+        std::max<uint64_t>(1, pieces(l.max_chunk, spec.segment_bytes / sizeof(float)));
+    steps = std::max<uint64_t>(steps, p.steps.size() * per);
     for (const Step& s : p.steps) {
       if (s.recv.buf == Buf::stage) stage = std::max(stage, s.recv.off + s.recv.count);
     }
@@ -41,7 +45,7 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
   m.notify_send = 3 * vec + 2 * st;
   m.notify_recv[0] = m.notify_send + up(steps * kNotify);
   m.notify_recv[1] = m.notify_recv[0] + up(steps * kNotify);
-  m.max_steps = steps;
+  m.max_slots = steps;
   m.total = m.notify_recv[1] + up(steps * kNotify);
   return m;
 }

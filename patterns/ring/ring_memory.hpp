@@ -13,8 +13,8 @@ namespace dlcnet::ring {
 struct RegionMap {
   uint64_t in = 0, out[2] = {0, 0}, stage[2] = {0, 0};
   uint64_t notify_send = 0, notify_recv[2] = {0, 0};
-  uint64_t max_steps = 0;
-  uint64_t total = 0;  // bytes
+  uint64_t max_slots = 0;  // the most (step, segment) pairs of any size
+  uint64_t total = 0;      // bytes
 
   // Byte offset of a piece in iteration parity `p`.
   uint64_t offset(const Piece& x, unsigned p) const noexcept;

@@ -1,6 +1,7 @@
 // `dlc-bench ring --records`: every message of the measured iterations in the common record
-// schema (core/record.hpp), one file per rank. A send (or write) row per message out, with its
-// post and completion; a recv row per message in, with its arrival. key = the step, opnum =
+// schema (core/record.hpp), one file per rank. A send (or write) row per message (segment) out,
+// with its post and completion; a recv row per message in, with its arrival. key = the step,
+// opnum =
 // the measured iteration's number in the whole run (size index x -n + iteration).
 #pragma once
 

@@ -119,6 +119,7 @@ nlohmann::json ring_json(const RingSpec& spec, int ranks, const std::vector<Size
           {"type", "float"},
           {"redop", "sum"},
           {"check", spec.check},
+          {"segment_bytes", spec.segment_bytes},
           {"warmup", spec.warmup},
           {"time_is",
            "per iteration: each rank's time from entering it to its result, averaged over ranks "

@@ -48,6 +48,7 @@ uint64_t RingSpec::fingerprint() const noexcept {
   h = mix(h, check ? 1 : 0);
   h = mix(h, static_cast<uint64_t>(op));
   h = mix(h, timeout_s);
+  h = mix(h, segment_bytes);
   h = mix(h, static_cast<uint64_t>(static_cast<int64_t>(corrupt_rank)));
   return h;
 }

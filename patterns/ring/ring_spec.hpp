@@ -23,6 +23,7 @@ struct RingSpec {
   bool check = true;            // -c: check every iteration's result (inputs change per iteration)
   Op op = Op::send;             // send, or write + an 8-byte notification
   uint32_t timeout_s = 30;      // any one wait
+  uint64_t segment_bytes = 0;   // cut every message into segments of this (0: whole)
   int corrupt_rank = -1;        // test only: this rank perturbs one element of its input
 
   // Equal on every rank that runs the same thing (corrupt_rank included: the tests give it

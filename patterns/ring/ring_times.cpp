@@ -27,8 +27,8 @@ Bytes encode(const std::vector<SizeTimes>& sizes) {
   for (const SizeTimes& s : sizes) {
     w.u64(s.wrong).u64(s.checked).u32(static_cast<uint32_t>(s.runs.size()));
     for (const RunTimes& r : s.runs) {
-      w.i64(r.entry_ns).i64(r.end_ns).u32(static_cast<uint32_t>(r.steps.size()));
-      for (const StepTimes& st : r.steps) w.i64(st.post_ns).i64(st.complete_ns).i64(st.arrival_ns);
+      w.i64(r.entry_ns).i64(r.end_ns).u32(static_cast<uint32_t>(r.slots.size()));
+      for (const SlotTimes& st : r.slots) w.i64(st.post_ns).i64(st.complete_ns).i64(st.arrival_ns);
     }
   }
   return w.take();
@@ -44,8 +44,8 @@ std::vector<SizeTimes> decode(const Bytes& b, int rank) {
     for (RunTimes& r : s.runs) {
       r.entry_ns = rd.i64("entry");
       r.end_ns = rd.i64("end");
-      r.steps.resize(count(rd, "steps", 24, rank));
-      for (StepTimes& st : r.steps) {
+      r.slots.resize(count(rd, "slots", 24, rank));
+      for (SlotTimes& st : r.slots) {
         st.post_ns = rd.i64("post");
         st.complete_ns = rd.i64("complete");
         st.arrival_ns = rd.i64("arrival");

@@ -1,7 +1,8 @@
 // What one rank measured in a ring run, on its own clock, and its wire form for the gather to
 // rank 0. Per size, the measured iterations (warm-ups are run and checked, not kept); per
-// iteration, when the rank entered and finished it, and per step its message out (post,
-// completion at the sender) and the arrival of its message in.
+// iteration, when the rank entered and finished it, and per slot (a step's segment, see
+// segments.hpp) its message out (post, completion at the sender) and the arrival of its
+// message in.
 #pragma once
 
 #include <cstdint>
@@ -11,16 +12,16 @@
 
 namespace dlcnet::ring {
 
-struct StepTimes {
+struct SlotTimes {
   int64_t post_ns = -1;      // this rank's send (or write) posted; -1: no message out
   int64_t complete_ns = -1;  // its completion at this rank
   int64_t arrival_ns = -1;   // the message in arrived (for --op write: its notification)
 };
 
 struct RunTimes {
-  int64_t entry_ns = 0;  // inputs ready, the iteration starts on this rank
-  int64_t end_ns = 0;    // its result complete and every send of it completed
-  std::vector<StepTimes> steps;
+  int64_t entry_ns = 0;          // inputs ready, the iteration starts on this rank
+  int64_t end_ns = 0;            // its result complete and every send of it completed
+  std::vector<SlotTimes> slots;  // Segments::base[step] + segment
 };
 
 struct SizeTimes {

@@ -49,6 +49,18 @@ check "alltoall --op write, 4 ranks, shared memory" "$B" ring --spawn --ranks 4 
   --op write --collective alltoall -s 1M "${small[@]}" --json "$work/w4.json"
 json_assert "$work/w4.json" "d['wrong_total'] == 0 and len(d['sizes'][0]['steps']) == 3"
 
+# --segment: every message cut into 16 KiB segments pipelined through the steps; one record per
+# segment.
+check "allreduce --segment 16K, 3 ranks" "$B" ring --spawn --ranks 3 $(ucx tcp,self) -s 1M \
+  --segment 16K "${small[@]}" --json "$work/seg.json" --records "$work/seg-%r.csv"
+json_assert "$work/seg.json" "d['wrong_total'] == 0 and d['segment_bytes'] == 16384" \
+  "d['sizes'][0]['steps'][0]['latency_s']['count'] == 3 * 3 * 22" \
+  "sum(1 for r in rows('$work/seg-1.csv') if r['op'] == 'send') == 3 * 4 * 22" \
+  "max(int(r['bytes']) for r in rows('$work/seg-1.csv')) == 16384"
+check "alltoall --segment 10000 --op write, 4 ranks" "$B" ring --spawn --ranks 4 $(ucx sm,self) \
+  --collective alltoall --op write -s 1M --segment 10000 "${small[@]}" --json "$work/seg4.json"
+json_assert "$work/seg4.json" "d['wrong_total'] == 0"
+
 # The check can fail: rank 1 adds 1 to one element of its input every iteration. All-reduce:
 # every rank's result holds that element, 4 iterations checked (1 warm-up + 3).
 check_fails "a corrupted all-reduce exits non-zero" "ring" "$B" ring --spawn --ranks 3 \

@@ -12,6 +12,7 @@
 #include "patterns/ring/ring_analysis.hpp"
 #include "patterns/ring/ring_memory.hpp"
 #include "patterns/ring/ring_times.hpp"
+#include "patterns/ring/segments.hpp"
 
 namespace dlcnet::ring {
 namespace {
@@ -152,6 +153,24 @@ TEST(RingMemory, RegionsDoNotOverlap) {
   EXPECT_GE(m.total, m.notify_recv[1] + 6 * 8);
 }
 
+TEST(RingSegments, CutLikeTheReceiverCuts) {
+  EXPECT_EQ(pieces(10, 4), 3u);
+  EXPECT_EQ(pieces(0, 4), 0u);
+  EXPECT_EQ(pieces(10, 0), 1u);
+  const Piece last = segment(Piece{Buf::out, 100, 10}, 4, 2);
+  EXPECT_EQ(last.off, 108u);
+  EXPECT_EQ(last.count, 2u);
+  // 4 ranks, 4004 B: chunks of 251, 250, 250, 250 elements; 64-byte segments = 16 elements.
+  const CollectiveDef& def = collective(Collective::allreduce);
+  const Layout l = def.layout(4004, 4);
+  const Segments s = cut(plan_for(def, l, 0), 64);
+  ASSERT_EQ(s.count.size(), 6u);
+  EXPECT_EQ(s.elems, 16u);
+  EXPECT_EQ(s.count[0], 16u);  // ceil(251 / 16) for the larger of its two messages
+  EXPECT_EQ(s.base[1], s.count[0]);
+  EXPECT_THROW(cut(plan_for(def, def.layout(64u << 20, 2), 0), 4), Error);
+}
+
 TEST(RingSweep, LikeNcclTests) {
   EXPECT_EQ(sweep(4, 64, 2, 0), (std::vector<uint64_t>{4, 8, 16, 32, 64}));
   EXPECT_EQ(sweep(4, 63, 2, 0), (std::vector<uint64_t>{4, 8, 16, 32}));
@@ -207,18 +226,18 @@ TEST(RingAnalysis, StepLatencyOnRankZerosClock) {
     const int64_t off = r == 1 ? ahead : 0;
     run.entry_ns = off;
     run.end_ns = off + 100'000;
-    run.steps.resize(2);
+    run.slots.resize(2);
     // Step 0: rank 0 -> 1 takes 10 us, rank 1 -> 0 takes 30 us; step 1: 20 us both ways.
-    run.steps[0].post_ns = off + 0;
-    run.steps[1].post_ns = off + 40'000;
-    run.steps[0].arrival_ns = off + (r == 1 ? 10'000 : 30'000);
-    run.steps[1].arrival_ns = off + 60'000;
+    run.slots[0].post_ns = off + 0;
+    run.slots[1].post_ns = off + 40'000;
+    run.slots[0].arrival_ns = off + (r == 1 ? 10'000 : 30'000);
+    run.slots[1].arrival_ns = off + 60'000;
     t[static_cast<size_t>(r)].runs.push_back(run);
   }
   std::vector<ClockModel> clocks(2);
   clocks[1].offset_ns = static_cast<double>(ahead);
   clocks[1].uncertainty_ns = 500;
-  const SizeResult s = analyse_size(def, l, plans, t, clocks);
+  const SizeResult s = analyse_size(def, l, plans, 0, t, clocks);
   ASSERT_EQ(s.steps.size(), 2u);
   EXPECT_EQ(s.steps[0].phase, "reduce-scatter");
   EXPECT_NEAR(s.steps[0].latency_s.min, 10e-6, 1e-12);
@@ -234,11 +253,11 @@ TEST(RingAnalysis, StepLatencyOnRankZerosClock) {
 TEST(RingTimes, RoundTripAndMalformed) {
   std::vector<SizeTimes> v = recorded();
   v[1].wrong = 3;
-  v[1].runs[0].steps.push_back(StepTimes{1, 2, 3});
+  v[1].runs[0].slots.push_back(SlotTimes{1, 2, 3});
   const std::vector<SizeTimes> back = decode(encode(v), 1);
   ASSERT_EQ(back.size(), v.size());
   EXPECT_EQ(back[1].wrong, 3u);
-  EXPECT_EQ(back[1].runs[0].steps[0].arrival_ns, 3);
+  EXPECT_EQ(back[1].runs[0].slots[0].arrival_ns, 3);
   EXPECT_EQ(back[3].runs[1].end_ns, v[3].runs[1].end_ns);
   Bytes b = encode(v);
   b.pop_back();
