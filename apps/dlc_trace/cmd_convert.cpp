@@ -1,4 +1,6 @@
-// dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md).
+// dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md), and
+// out to GOAL text for ATLAHS's simulators (replay/goal_writer.hpp).
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -6,6 +8,7 @@
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
+#include "replay/goal_writer.hpp"
 #include "trace/trace_native.hpp"
 #include "trace/trace_sketch_writer.hpp"
 
@@ -18,7 +21,25 @@ struct ConvertOptions {
   std::string to;
   bool force = false;
   bool overwrite = false;
+  uint32_t iterations = 0;  // goal: training iterations (0: every one the trace holds)
+  double time_scale = 1.0;  // goal: multiplies think times
 };
+
+void write_goal_file(const Job& job, const ConvertOptions& o) {
+  const replay::RankMap map = replay::RankMap::make(job, "");
+  replay::PlanOptions popts;
+  popts.iterations = o.iterations;
+  popts.time_scale = o.time_scale;
+  const replay::Copies copies = replay::Copies::make(job, popts.iterations);
+  std::ofstream f(o.out);
+  if (!f) throw Error("convert: cannot write " + o.out);
+  const replay::GoalCounts n = replay::write_goal(f, job, map, popts, copies);
+  f.flush();
+  if (!f) throw Error("convert: writing " + o.out + " failed");
+  std::cout << "wrote " << o.out << " (goal): " << map.world_size() << " ranks, " << n.sends
+            << " sends, " << n.recvs << " recvs, " << n.calcs << " calcs, " << n.requires_
+            << " dependencies\n";
+}
 
 int run_convert(const ConvertOptions& o) {
   std::string to = o.to;
@@ -31,12 +52,22 @@ int run_convert(const ConvertOptions& o) {
     }
     to = native ? "sketchdlc" : "native";
   }
-  if (to != "native" && to != "sketchdlc") {
-    throw Error("convert: --to must be 'native' or 'sketchdlc', not '" + to + "'");
+  if (to != "native" && to != "sketchdlc" && to != "goal") {
+    throw Error("convert: --to must be 'native', 'sketchdlc' or 'goal', not '" + to + "'");
+  }
+  if (to != "goal" && (o.iterations != 0 || o.time_scale != 1.0)) {
+    throw Error("convert: --iterations and --time-scale shape a GOAL schedule: give --to goal");
+  }
+  if (!(o.time_scale > 0) || o.time_scale > 1e6) {
+    throw Error("convert: --time-scale must be above 0 and at most 1e6");
   }
   const auto loaded = load_or_report(o.inputs, o.force);
   if (!loaded) return kExitRejected;
   const Job& job = loaded->job;
+  if (to == "goal") {
+    write_goal_file(job, o);
+    return kExitOk;
+  }
   if (to == "native") {
     write_native(job, o.out);
   } else {
@@ -55,11 +86,16 @@ void add_convert(CLI::App& app, int* exit, Argv args) {
   CLI::App* sub = app.add_subcommand(
       "convert",
       "Convert a job between the SketchDLC capture format (a directory, one folder per node) "
-      "and dlcnet's native CSV (one file)");
+      "and dlcnet's native CSV (one file), or write it as a GOAL schedule (ATLAHS's LogGOPSim "
+      "and htsim: the replay's messages, dependencies and think times)");
   sub->add_option("JOB", o->inputs, "job directory, or node files")->required();
-  sub->add_option("-o,--out", o->out, "output: a .csv file for native, a directory for sketchdlc")
+  sub->add_option("-o,--out", o->out,
+                  "output: a .csv file for native, a directory for sketchdlc, a file for goal")
       ->required();
-  sub->add_option("--to", o->to, "native or sketchdlc (default: the other format)");
+  sub->add_option("--to", o->to, "native, sketchdlc or goal (default: the other trace format)");
+  sub->add_option("--iterations", o->iterations,
+                  "goal: training iterations, looping the job as dlc-replay does (0: the trace's)");
+  sub->add_option("--time-scale", o->time_scale, "goal: multiply the think times by this");
   sub->add_flag("--force", o->force, "convert even when the trace has errors");
   sub->add_flag("--overwrite", o->overwrite,
                 "replace the job in a non-empty output directory (sketchdlc)");
