@@ -39,6 +39,23 @@ void Table::print(std::ostream& out) const {
   for (const auto& row : rows_) line([&](size_t c) { return row[c]; });
 }
 
+void Table::print_header(std::ostream& out) const {
+  Table head(columns_, min_width_);
+  head.print(out);
+}
+
+void Table::print_row(std::ostream& out, const std::vector<std::string>& cells) const {
+  if (cells.size() != columns_.size()) {
+    throw Error("table: row has " + std::to_string(cells.size()) + " cells, header has " +
+                std::to_string(columns_.size()));
+  }
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    const size_t w = std::max({min_width_, columns_[c].name.size(), columns_[c].unit.size() + 2});
+    out << (c == 0 ? " " : "   ") << std::setw(static_cast<int>(w)) << cells[c];
+  }
+  out << '\n';
+}
+
 std::string fixed(double value, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);

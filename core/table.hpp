@@ -21,6 +21,10 @@ class Table {
   // Throws Error if the row's width differs from the header's.
   void add_row(std::vector<std::string> cells);
   void print(std::ostream& out) const;
+  // Streaming: the header (names and units) now and each row as it comes, every column as
+  // wide as its name, unit and min_width (a longer cell widens only its own row).
+  void print_header(std::ostream& out) const;
+  void print_row(std::ostream& out, const std::vector<std::string>& cells) const;
   size_t rows() const noexcept { return rows_.size(); }
 
  private:

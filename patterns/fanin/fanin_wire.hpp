@@ -1,69 +1,20 @@
-// The fan-in's use of one transport: posts that retry while the peer's queue is full, and
-// waits that poll with a deadline and the rank's idle policy. Completions go to a handler with
-// the time they were seen.
+// The fan-in's kinds of operation on the shared pattern wire (patterns/rank_wire.hpp).
 #pragma once
 
-#include <array>
-#include <chrono>
 #include <cstdint>
-#include <functional>
-#include <string>
 
-#include "core/bootstrap.hpp"
-#include "core/idle.hpp"
-#include "core/transport.hpp"
+#include "patterns/rank_wire.hpp"
 
 namespace dlcnet::fanin {
 
-// wr_id: kind in the top byte, an index below.
 enum class Tag : uint8_t { data = 1, go = 2, pull = 3, bg = 4, ctl = 5 };
 inline uint64_t wr_id(Tag t, uint64_t index) noexcept {
-  return (uint64_t{static_cast<uint8_t>(t)} << 56) | (index & ((uint64_t{1} << 56) - 1));
+  return make_wr_id(static_cast<uint8_t>(t), index);
 }
 inline Tag tag_of(uint64_t id) noexcept {
-  return static_cast<Tag>(id >> 56);
+  return static_cast<Tag>(kind_of(id));
 }
-inline uint64_t index_of(uint64_t id) noexcept {
-  return id & ((uint64_t{1} << 56) - 1);
-}
-
-class FaninWire {
- public:
-  using Handler = std::function<void(const Completion&, int64_t now_ns)>;
-  // `boot` is asked every 10 ms of a wait whether a rank failed (Bootstrap::check_peers), so a
-  // rank waiting for its turn stops as soon as the job fails elsewhere.
-  FaninWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::seconds timeout,
-            Handler on_completion);
-
-  // Returns the time of the post that the transport took (after any retries while busy).
-  int64_t send(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
-  // The same for an RDMA write of local [offset, offset + length) to the peer's `region` at
-  // `remote_offset`.
-  int64_t write(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
-                uint64_t id);
-  void recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
-  // Polls until done() holds, for at most `rounds` x the timeout (a rank waiting through other
-  // ranks' rounds, each bounded by the timeout at the server); Error "<what> within N s"
-  // (what() is asked only then).
-  void wait(const std::function<bool()>& done, const std::function<std::string()>& what,
-            int64_t rounds = 1);
-  // Polls until now_ns() >= at, keeping completions flowing.
-  void wait_until(int64_t at_ns);
-  void poll_once();
-  // Bootstrap::check_peers() at most every 10 ms: throws Error when a rank failed.
-  void check_peers();
-
- private:
-  template <class Post>
-  int64_t post(int peer, const char* what, Post p);
-
-  Transport& t_;
-  Bootstrap& boot_;
-  Idle idle_;
-  std::chrono::seconds timeout_;
-  Handler on_;
-  uint32_t spins_ = 0;
-  int64_t next_check_ = 0;
-};
+using dlcnet::index_of;
+using FaninWire = RankWire;
 
 }  // namespace dlcnet::fanin

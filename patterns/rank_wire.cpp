@@ -1,4 +1,4 @@
-#include "patterns/fanin/fanin_wire.hpp"
+#include "patterns/rank_wire.hpp"
 
 #include <sched.h>
 #include <time.h>
@@ -9,16 +9,16 @@
 #include "core/deadline.hpp"
 #include "core/error.hpp"
 
-namespace dlcnet::fanin {
+namespace dlcnet {
 namespace {
 constexpr int64_t kCheckPeersNs = 10'000'000;
 }  // namespace
 
-FaninWire::FaninWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::seconds timeout,
-                     Handler on)
+RankWire::RankWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::seconds timeout,
+                   Handler on)
     : t_(t), boot_(boot), idle_(idle), timeout_(timeout), on_(std::move(on)) {}
 
-void FaninWire::poll_once() {
+void RankWire::poll_once() {
   std::array<Completion, 32> c;
   const int n = t_.poll(c);
   const int64_t now = now_ns();
@@ -44,7 +44,7 @@ void FaninWire::poll_once() {
 }
 
 template <class Post>
-int64_t FaninWire::post(int peer, const char* what, Post p) {
+int64_t RankWire::post(int peer, const char* what, Post p) {
   const Deadline d = Deadline::after(timeout_);
   for (;;) {
     const int64_t at = now_ns();
@@ -61,24 +61,24 @@ int64_t FaninWire::post(int peer, const char* what, Post p) {
   }
 }
 
-int64_t FaninWire::send(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
+int64_t RankWire::send(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
   return post(peer, "send", [&] { return t_.post_send(peer, region, offset, length, id, true); });
 }
 
-int64_t FaninWire::write(int peer, RegionId region, size_t offset, size_t length,
-                         size_t remote_offset, uint64_t id) {
+int64_t RankWire::write(int peer, RegionId region, size_t offset, size_t length,
+                        size_t remote_offset, uint64_t id) {
   return post(peer, "write",
               [&] { return t_.post_write(peer, region, offset, length, remote_offset, id, true); });
 }
 
-void FaninWire::recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
+void RankWire::recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id) {
   if (t_.post_recv(peer, region, offset, length, id) != Status::ok) {
     throw Error("post_recv for rank " + std::to_string(peer) + ": " + t_.last_error());
   }
 }
 
-void FaninWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
-                     int64_t rounds) {
+void RankWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
+                    int64_t rounds) {
   const auto limit = timeout_ * std::max<int64_t>(1, rounds);
   const Deadline d = Deadline::after(limit);
   for (uint32_t i = 0; !done(); ++i) {
@@ -93,15 +93,15 @@ void FaninWire::wait(const std::function<bool()>& done, const std::function<std:
   }
 }
 
-void FaninWire::check_peers() {
+void RankWire::check_peers() {
   const int64_t now = now_ns();
   if (now < next_check_) return;
   next_check_ = now + kCheckPeersNs;
   boot_.check_peers();
 }
 
-void FaninWire::wait_until(int64_t at_ns) {
+void RankWire::wait_until(int64_t at_ns) {
   while (now_ns() < at_ns) poll_once();
 }
 
-}  // namespace dlcnet::fanin
+}  // namespace dlcnet

@@ -1,0 +1,27 @@
+// `dlc-bench ring`'s command line, parsed and checked into plain data.
+#pragma once
+
+#include <optional>
+
+#include "launch/rank_env.hpp"
+#include "patterns/ring/ring_job.hpp"
+
+namespace dlcnet::ring::cli {
+
+struct Options {
+  ring::Options run;
+  ExplicitRank given;  // --rank, --world-size, --coordinator, --job-token
+  int ranks = 0;       // --ranks (with --spawn)
+  bool spawn = false;
+  int spawn_timeout_s = 3600;
+};
+
+struct ParseResult {
+  std::optional<Options> options;
+  int exit_code = 0;  // when options is empty: 0 after --help, 2 for bad usage
+};
+
+// argv[1] is "ring".
+ParseResult parse_options(int argc, const char* const* argv);
+
+}  // namespace dlcnet::ring::cli

@@ -1,0 +1,53 @@
+#include "patterns/ring/collective.hpp"
+
+#include <algorithm>
+
+#include "patterns/ring/collectives.hpp"
+
+namespace dlcnet::ring {
+
+Layout even_chunks(uint64_t count, int ranks) {
+  Layout l;
+  l.ranks = ranks;
+  l.count = count;
+  const auto n = static_cast<uint64_t>(ranks);
+  uint64_t off = 0;
+  for (uint64_t c = 0; c < n; ++c) {
+    const uint64_t len = count / n + (c < count % n ? 1 : 0);
+    l.chunk_off.push_back(off);
+    l.chunk_count.push_back(len);
+    off += len;
+    l.max_chunk = std::max(l.max_chunk, len);
+  }
+  return l;
+}
+
+const CollectiveDef& collective(Collective c) noexcept {
+  switch (c) {
+    case Collective::allreduce:
+      return kAllreduce;
+    case Collective::reducescatter:
+      return kReducescatter;
+    case Collective::allgather:
+      return kAllgather;
+    case Collective::alltoall:
+      return kAlltoall;
+  }
+  return kAllreduce;
+}
+
+Plan plan_for(const CollectiveDef& def, const Layout& l, int rank) {
+  Plan p = def.plan(l, rank);
+  std::vector<Plan> peers(static_cast<size_t>(l.ranks));
+  for (Step& s : p.steps) {
+    if (s.to < 0) continue;
+    Plan& peer = peers[static_cast<size_t>(s.to)];
+    if (peer.steps.empty()) peer = def.plan(l, s.to);
+    // The peer receives this rank's message in the same step (a ring step, or the pairwise
+    // exchange's step s, where r+s hears from r).
+    s.remote = peer.steps[static_cast<size_t>(&s - p.steps.data())].recv;
+  }
+  return p;
+}
+
+}  // namespace dlcnet::ring

@@ -1,0 +1,70 @@
+// A collective as nccl-tests plugs one into its harness: a few pure functions on one table.
+// From the swept size: the element layout; from it, each rank's plan (the steps of messages);
+// the inputs of an iteration and the check of its result, both exact in float32; the factor
+// from algorithm bandwidth to bus bandwidth. One file per collective (allreduce.cpp, ...);
+// the engine (ring_engine.hpp) runs any plan.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "patterns/ring/ring_spec.hpp"
+
+namespace dlcnet::ring {
+
+// How one size's float32 elements split among N ranks: N chunks, the first count % N of them
+// one element longer, so sizes not divisible by N (or below N elements) work.
+struct Layout {
+  int ranks = 1;
+  uint64_t count = 0;  // elements the size stands for (its bytes / 4, as nccl-tests counts)
+  std::vector<uint64_t> chunk_off, chunk_count;
+  uint64_t max_chunk = 0;
+};
+Layout even_chunks(uint64_t count, int ranks);
+
+// A run of elements in one of a rank's three buffers: its input, its output, and the staging
+// slots a reduce-scatter receives partial sums into.
+enum class Buf : uint8_t { in, out, stage };
+struct Piece {
+  Buf buf = Buf::in;
+  uint64_t off = 0, count = 0;  // elements
+};
+
+// One step of one rank: at most one message out and one in. The engine posts the send, waits
+// for the receive, then reduces; a step whose message has no elements moves nothing.
+struct Step {
+  const char* phase = "";  // "reduce-scatter", "all-gather", "exchange"
+  int to = -1, from = -1;  // peers; -1: none
+  Piece send;              // what goes to `to`
+  Piece remote;            // where `to` puts it (its `recv` of this step): a write's target
+  Piece recv;              // where the message from `from` lands
+  bool reduce = false;     // out[recv's chunk] = in[recv's chunk] + recv (a staging slot)
+  uint64_t reduce_off = 0;
+};
+
+struct Plan {
+  std::vector<Piece> copies;  // in -> out at the same offsets, before the first step
+  std::vector<Step> steps;
+};
+
+struct CollectiveDef {
+  Collective kind;
+  // nccl-tests' bus bandwidth factor: busbw = algbw x factor.
+  double (*bus_factor)(int ranks);
+  Layout (*layout)(uint64_t bytes, int ranks);
+  Plan (*plan)(const Layout& l, int rank);  // without `remote` (plan_for() adds it)
+  // Iteration t's input of `rank` (exact small integers, so every sum is exact in float32).
+  void (*fill)(float* in, const Layout& l, int rank, uint32_t t);
+  // Elements of `rank`'s output that differ from iteration t's exact result.
+  uint64_t (*check)(const float* out, const Layout& l, int rank, uint32_t t);
+  // The input element the test switch perturbs on its rank (kNoElement: none exists).
+  uint64_t (*corrupt_index)(const Layout& l, int rank);
+};
+inline constexpr uint64_t kNoElement = ~uint64_t{0};
+
+const CollectiveDef& collective(Collective c) noexcept;
+
+// `rank`'s plan with every send's `remote` filled from the receiving peer's plan.
+Plan plan_for(const CollectiveDef& def, const Layout& l, int rank);
+
+}  // namespace dlcnet::ring

@@ -1,0 +1,49 @@
+// Reduce-scatter (sum) on the ring, N-1 steps: every rank's input is the whole vector, its
+// output its own chunk of the sum (chunks differ by at most one element when N does not
+// divide the count). The size is the whole vector, as nccl-tests counts it; busbw = algbw x
+// (N-1)/N.
+#include "patterns/ring/collectives.hpp"
+#include "patterns/ring/ring_data.hpp"
+#include "patterns/ring/ring_steps.hpp"
+
+namespace dlcnet::ring {
+namespace {
+
+double bus_factor(int n) {
+  return static_cast<double>(n - 1) / n;
+}
+
+Layout layout(uint64_t bytes, int n) {
+  return even_chunks(bytes / sizeof(float), n);
+}
+
+Plan plan(const Layout& l, int rank) {
+  Plan p;
+  add_reduce_scatter(p.steps, l, rank);
+  return p;
+}
+
+void fill(float* in, const Layout& l, int rank, uint32_t t) {
+  for (uint64_t g = 0; g < l.count; ++g) in[g] = input_value(rank, g, t);
+}
+
+uint64_t check(const float* out, const Layout& l, int rank, uint32_t t) {
+  const auto sums = reduced_table(l.ranks);
+  const auto r = static_cast<size_t>(rank);
+  uint64_t wrong = 0;
+  for (uint64_t g = l.chunk_off[r]; g < l.chunk_off[r] + l.chunk_count[r]; ++g) {
+    wrong += out[g] != reduced_value(sums, g, t);
+  }
+  return wrong;
+}
+
+uint64_t corrupt_index(const Layout& l, int) {
+  return l.count ? l.count / 2 : kNoElement;
+}
+
+}  // namespace
+
+const CollectiveDef kReducescatter{
+    Collective::reducescatter, bus_factor, layout, plan, fill, check, corrupt_index};
+
+}  // namespace dlcnet::ring

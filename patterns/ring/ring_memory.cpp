@@ -1,0 +1,49 @@
+#include "patterns/ring/ring_memory.hpp"
+
+#include <algorithm>
+
+namespace dlcnet::ring {
+namespace {
+
+constexpr uint64_t kAlign = 64;
+constexpr uint64_t kNotify = 8;  // bytes of one notification
+
+uint64_t up(uint64_t x) noexcept {
+  return (x + kAlign - 1) / kAlign * kAlign;
+}
+
+}  // namespace
+
+uint64_t RegionMap::offset(const Piece& x, unsigned p) const noexcept {
+  const uint64_t base = x.buf == Buf::in ? in : x.buf == Buf::out ? out[p & 1] : stage[p & 1];
+  return base + x.off * sizeof(float);
+}
+
+RegionMap region_map(const RingSpec& spec, int ranks) {
+  const CollectiveDef& def = collective(spec.collective);
+  uint64_t count = 0, stage = 0, steps = 0;
+  for (uint64_t bytes : spec.sizes) {
+    const Layout l = def.layout(bytes, ranks);
+    const Plan p = def.plan(l, 0);
+    count = std::max(count, l.count);
+    steps = std::max<uint64_t>(steps, p.steps.size());
+    for (const Step& s : p.steps) {
+      if (s.recv.buf == Buf::stage) stage = std::max(stage, s.recv.off + s.recv.count);
+    }
+  }
+  RegionMap m;
+  const uint64_t vec = up(count * sizeof(float)), st = up(stage * sizeof(float));
+  m.in = 0;
+  m.out[0] = vec;
+  m.out[1] = 2 * vec;
+  m.stage[0] = 3 * vec;
+  m.stage[1] = 3 * vec + st;
+  m.notify_send = 3 * vec + 2 * st;
+  m.notify_recv[0] = m.notify_send + up(steps * kNotify);
+  m.notify_recv[1] = m.notify_recv[0] + up(steps * kNotify);
+  m.max_steps = steps;
+  m.total = m.notify_recv[1] + up(steps * kNotify);
+  return m;
+}
+
+}  // namespace dlcnet::ring

@@ -1,0 +1,88 @@
+# dlc-bench ring end to end on this host (--spawn, UCX over tcp and shared memory): every
+# collective at 2, 3 and 4 ranks with sizes of fewer elements than ranks (4 B), counts N does
+# not divide and 1 MiB, every element checked; --op write; the records and JSON counted; a
+# deliberately corrupted input that must give #wrong > 0 and a non-zero exit; bad input.
+source "$(dirname "$0")/../e2e/lib.sh"
+B="$BIN"
+ucx() { echo --transport ucx --ucx-tls "$1" --timeout 60; }
+small=(-n 3 -w 1)
+
+# All-reduce: every size of a sweep from 4 B to 1 MiB, 2 and 4 ranks over tcp, 3 over shared
+# memory; checked, then the JSON read back.
+for spec in "2 tcp,self" "3 sm,self" "4 tcp,self"; do
+  set -- $spec
+  n=$1 tls=$2
+  check "allreduce, $n ranks, $tls, 4 B to 1 MiB" "$B" ring --spawn --ranks "$n" $(ucx "$tls") \
+    -b 4 -e 1M -f 4 "${small[@]}" --json "$work/ar$n.json" --records "$work/ar$n-%r.csv"
+  grep -q "Out of bounds values : 0 OK" "$work/out" && ok "console: 0 wrong, OK" ||
+    bad "console footer ($n ranks)"
+  json_assert "$work/ar$n.json" \
+    "d['schema'] == 'dlcnet.ring/1' and d['ranks'] == $n and d['collective'] == 'allreduce'" \
+    "[s['size_bytes'] for s in d['sizes']] == [4 * 4**k for k in range(10)]" \
+    "d['wrong_total'] == 0 and all(s['wrong'] == 0 and s['checked_iterations'] == $n * 4 for s in d['sizes'])" \
+    "all(s['iterations'] == 3 and s['time_s'] > 0 for s in d['sizes'])" \
+    "all(abs(s['busbw_GBps'] - s['algbw_GBps'] * 2 * ($n - 1) / $n) < 1e-9 * (1 + s['busbw_GBps']) for s in d['sizes'])" \
+    "all(abs(s['algbw_GBps'] - s['size_bytes'] / s['time_s'] / 1e9) < 1e-6 * s['algbw_GBps'] + 1e-12 for s in d['sizes'])" \
+    "len(d['sizes'][-1]['steps']) == 2 * ($n - 1) and all(st['latency_s']['count'] == $n * 3 for st in d['sizes'][-1]['steps'])" \
+    "all(st['slowest_link']['dst'] == (st['slowest_link']['src'] + 1) % $n for st in d['sizes'][-1]['steps'])" \
+    "len(d['clock']) == $n and 'run_s' in d['phases_s'] and d['context']['world_size'] == $n" \
+    "sum(1 for r in rows('$work/ar$n-1.csv') if abs(int(r['bytes']) - 1048576 / $n) < 4 and r['op'] == 'send') == 3 * 2 * ($n - 1)" \
+    "all(int(r['arrival_ns']) > 0 for r in rows('$work/ar$n-0.csv') if r['op'] == 'recv')"
+done
+
+# Every collective at 3 ranks with counts 3 does not divide: 1001 elements, and 1 element.
+for c in allreduce reducescatter allgather alltoall; do
+  for size in 4004 4; do
+    check "$c, 3 ranks, $size B" "$B" ring --spawn --ranks 3 $(ucx tcp,self) --collective "$c" \
+      -s "$size" "${small[@]}" --json "$work/$c-$size.json"
+    json_assert "$work/$c-$size.json" "d['wrong_total'] == 0 and d['collective'] == '$c'" \
+      "d['sizes'][0]['count'] == ($size // 4 if '$c' != 'alltoall' else $size // 4 // 3 * 3)"
+  done
+done
+
+# --op write: into the peer's buffer, then a notification; checked.
+check "allreduce --op write, 3 ranks, tcp" "$B" ring --spawn --ranks 3 $(ucx tcp,self) \
+  --op write -b 4 -e 256K -f 16 "${small[@]}" --json "$work/w.json" --records "$work/w-%r.csv"
+json_assert "$work/w.json" "d['op'] == 'write' and d['wrong_total'] == 0 and len(d['sizes']) == 5" \
+  "any(r['op'] == 'write' and int(r['complete_ns']) > 0 for r in rows('$work/w-2.csv'))"
+check "alltoall --op write, 4 ranks, shared memory" "$B" ring --spawn --ranks 4 $(ucx sm,self) \
+  --op write --collective alltoall -s 1M "${small[@]}" --json "$work/w4.json"
+json_assert "$work/w4.json" "d['wrong_total'] == 0 and len(d['sizes'][0]['steps']) == 3"
+
+# The check can fail: rank 1 adds 1 to one element of its input every iteration. All-reduce:
+# every rank's result holds that element, 4 iterations checked (1 warm-up + 3).
+check_fails "a corrupted all-reduce exits non-zero" "ring" "$B" ring --spawn --ranks 3 \
+  $(ucx tcp,self) -s 1M "${small[@]}" --test-corrupt-rank 1 --json "$work/bad.json"
+grep -Eq "Out of bounds values : 12 FAILED" "$work/out" && ok "console: 12 wrong, FAILED" ||
+  bad "console: $(grep -E 'Out of bounds' "$work/out")"
+json_assert "$work/bad.json" "d['wrong_total'] == 3 * 4 and d['sizes'][0]['wrong'] == 12"
+check_fails "a corrupted all-to-all exits non-zero" "ring" "$B" ring --spawn --ranks 4 \
+  $(ucx tcp,self) --collective alltoall -s 64K "${small[@]}" --test-corrupt-rank 3
+grep -Eq "Out of bounds values : [1-9][0-9]* FAILED" "$work/out" && ok "all-to-all: wrong > 0" ||
+  bad "all-to-all corrupted: $(grep -E 'Out of bounds' "$work/out")"
+
+# Launched by Open MPI's mpirun: ranks from its environment.
+if command -v mpirun >/dev/null; then
+  check "allreduce under mpirun, 3 ranks" mpirun --allow-run-as-root --oversubscribe \
+    --bind-to none -np 3 "$B" ring $(ucx tcp,self) -b 4 -e 64K -f 64 "${small[@]}" \
+    --json "$work/mpi.json"
+  json_assert "$work/mpi.json" "d['wrong_total'] == 0 and d['ranks'] == 3" \
+    "d['context']['rank_source'] == 'open-mpi'"
+else
+  echo "no mpirun: the mpirun case is skipped"
+fi
+
+# -c 0: no check, pure timing.
+check "allreduce -c 0" "$B" ring --spawn --ranks 2 $(ucx sm,self) -s 64K -c 0 "${small[@]}" \
+  --json "$work/c0.json"
+json_assert "$work/c0.json" "d['check'] is False and d['sizes'][0]['wrong'] is None"
+
+# Bad input names what is wrong.
+check_fails "-b above -e" "-b 1024 exceeds -e 16" "$B" ring --spawn --ranks 2 -b 1K -e 16
+check_fails "-f 1" "-f: a factor above 1" "$B" ring --spawn --ranks 2 -b 4 -e 16 -f 1
+check_fails "-s with -b" "-s gives one size" "$B" ring --spawn --ranks 2 -s 4 -b 8
+check_fails "one rank" "at least 2" "$B" ring --spawn --ranks 1
+check_fails "--ranks against the world" "--ranks 3 but the world has 2" \
+  "$B" ring --ranks 3 --rank 0 --world-size 2 --coordinator 127.0.0.1:1
+check_fails "unknown collective" "collective" "$B" ring --spawn --ranks 2 --collective broadcast
+finish

@@ -1,0 +1,36 @@
+# dlc-bench ring on real kernel queues: a star of network namespaces (scripts/netns-star.sh)
+# with a 100 Mbit/s tbf on every switch port, 4 ranks, all-reduce of 2 MiB over UCX tcp. Each
+# rank receives 2(N-1)/N of the vector per iteration through its port, so busbw is bounded by
+# the port rate: the test checks busbw <= 1.02 x the rate (the measurement cannot beat the
+# physical limit) and >= 0.5 x (the ring keeps the ports busy; bench/ring_compare.sh measures
+# how close it comes), every element right, and every step's slowest link a ring neighbour
+# pair. Root only: exits 77 when not root or when `ip netns add` fails. $1: the bin directory.
+source "$(dirname "$0")/../e2e/lib.sh"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+STAR="$ROOT/scripts/netns-star.sh"
+RUN="$ROOT/scripts/star-run.sh"
+[ "$(id -u)" -eq 0 ] || { echo "not root: skipped"; exit 77; }
+prefix="ring$$"
+ip netns add "$prefix-try" 2>/dev/null || { echo "ip netns add fails: skipped"; exit 77; }
+ip netns delete "$prefix-try"
+cleanup() {
+  bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+check "star up, 100 Mbit/s on every port" bash "$STAR" up --prefix "$prefix" --hosts 4 \
+  --rate 100mbit --burst 32kb --limit 4mb --all-ports
+check "allreduce of 2 MiB on the star, 4 ranks" bash "$RUN" --prefix "$prefix" --ranks 4 \
+  --logs "$work/logs" --timeout 200 -- "$BIN/dlc-bench" ring --transport ucx --ucx-tls tcp,self \
+  --timeout 60 -s 2M -n 3 -w 1 --json "$work/star.json"
+rate=$((100 * 1000 * 1000 / 8))
+json_assert "$work/star.json" "d['wrong_total'] == 0 and d['ranks'] == 4" \
+  "d['sizes'][0]['busbw_GBps'] * 1e9 <= 1.02 * $rate" \
+  "d['sizes'][0]['busbw_GBps'] * 1e9 >= 0.5 * $rate" \
+  "all(st['slowest_link']['dst'] == (st['slowest_link']['src'] + 1) % 4 for st in d['sizes'][0]['steps'])" \
+  "len(set(d['context']['hosts'])) >= 1 and len(d['clock']) == 4"
+python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['sizes'][0]; print('busbw / port rate: %.3f' % (s['busbw_GBps'] * 1e9 / $rate))" \
+  "$work/star.json" || true
+finish

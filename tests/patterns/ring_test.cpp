@@ -1,0 +1,251 @@
+// dlc-bench ring's pure parts: every collective's plan executed on simulated ranks (each step's
+// messages delivered between in-memory buffers) gives the exact result for counts below,
+// equal to and not divisible by the number of ranks; the perturbed input is caught; the sweep;
+// nccl-tests' bandwidths for a recorded run, computed by hand; the per-step latencies on
+// rank 0's clock; the wire form of the times.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "core/error.hpp"
+#include "patterns/ring/collective.hpp"
+#include "patterns/ring/ring_analysis.hpp"
+#include "patterns/ring/ring_memory.hpp"
+#include "patterns/ring/ring_times.hpp"
+
+namespace dlcnet::ring {
+namespace {
+
+constexpr Collective kAll[] = {Collective::allreduce, Collective::reducescatter,
+                               Collective::allgather, Collective::alltoall};
+
+struct SimRank {
+  std::vector<float> in, out, stage;
+  std::vector<float>& buf(Buf b) { return b == Buf::in ? in : b == Buf::out ? out : stage; }
+};
+
+// Runs one iteration of `c` on n simulated ranks; returns every rank's wrong elements.
+std::vector<uint64_t> simulate(Collective c, uint64_t bytes, int n, uint32_t t, int corrupt) {
+  const CollectiveDef& def = collective(c);
+  const Layout l = def.layout(bytes, n);
+  std::vector<Plan> plans;
+  std::vector<SimRank> ranks(static_cast<size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    plans.push_back(plan_for(def, l, r));
+    SimRank& s = ranks[static_cast<size_t>(r)];
+    s.in.assign(l.count, -1.0f);  // anything the plan forgets to fill or move shows
+    s.out.assign(l.count, -1.0f);
+    s.stage.assign(l.max_chunk * static_cast<uint64_t>(n), -1.0f);
+    def.fill(s.in.data(), l, r, t);
+    if (r == corrupt) {
+      const uint64_t g = def.corrupt_index(l, r);
+      if (g != kNoElement) s.in[g] += 1.0f;
+    }
+    for (const Piece& p : plans.back().copies) {
+      std::memcpy(s.out.data() + p.off, s.in.data() + p.off, p.count * sizeof(float));
+    }
+  }
+  const size_t steps = plans[0].steps.size();
+  for (size_t i = 0; i < steps; ++i) {
+    // Every rank's message of step i leaves before any arrives (the data is what the sender
+    // holds at the start of the step).
+    std::vector<std::vector<float>> wire(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r) {
+      const Step& s = plans[static_cast<size_t>(r)].steps[i];
+      if (s.to < 0 || s.send.count == 0) continue;
+      const std::vector<float>& src = ranks[static_cast<size_t>(r)].buf(s.send.buf);
+      wire[static_cast<size_t>(r)].assign(
+          src.begin() + static_cast<ptrdiff_t>(s.send.off),
+          src.begin() + static_cast<ptrdiff_t>(s.send.off + s.send.count));
+      const Step& peer = plans[static_cast<size_t>(s.to)].steps[i];
+      EXPECT_EQ(peer.from, r);
+      EXPECT_EQ(peer.recv.count, s.send.count);
+      EXPECT_EQ(s.remote.off, peer.recv.off);
+      EXPECT_EQ(s.remote.buf, peer.recv.buf);
+    }
+    for (int r = 0; r < n; ++r) {
+      const Step& s = plans[static_cast<size_t>(r)].steps[i];
+      if (s.from < 0 || s.recv.count == 0) continue;
+      SimRank& me = ranks[static_cast<size_t>(r)];
+      const std::vector<float>& msg = wire[static_cast<size_t>(s.from)];
+      EXPECT_EQ(msg.size(), s.recv.count);
+      std::copy(msg.begin(), msg.end(),
+                me.buf(s.recv.buf).begin() + static_cast<ptrdiff_t>(s.recv.off));
+      if (s.reduce) {
+        for (uint64_t k = 0; k < s.recv.count; ++k) {
+          me.out[s.reduce_off + k] = me.in[s.reduce_off + k] + me.stage[s.recv.off + k];
+        }
+      }
+    }
+  }
+  std::vector<uint64_t> wrong;
+  for (int r = 0; r < n; ++r) {
+    wrong.push_back(def.check(ranks[static_cast<size_t>(r)].out.data(), l, r, t));
+  }
+  return wrong;
+}
+
+TEST(RingPlan, EveryCollectiveIsExactForAwkwardSizes) {
+  for (Collective c : kAll) {
+    for (int n : {2, 3, 4, 5}) {
+      for (uint64_t bytes : {4ull, 12ull, 28ull, 4004ull, 65536ull, 1001ull}) {
+        for (uint32_t t : {0u, 7u}) {
+          const std::vector<uint64_t> wrong = simulate(c, bytes, n, t, -1);
+          for (int r = 0; r < n; ++r) {
+            EXPECT_EQ(wrong[static_cast<size_t>(r)], 0u)
+                << to_string(c) << " " << n << " ranks " << bytes << " B rank " << r;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(RingPlan, ThePerturbedInputIsFound) {
+  for (Collective c : kAll) {
+    const std::vector<uint64_t> wrong = simulate(c, 4096, 4, 3, 2);
+    uint64_t total = 0;
+    for (uint64_t w : wrong) total += w;
+    EXPECT_GT(total, 0u) << to_string(c);
+  }
+  // All-reduce: the one element is wrong on every rank.
+  EXPECT_EQ(simulate(Collective::allreduce, 4096, 4, 3, 1), (std::vector<uint64_t>{1, 1, 1, 1}));
+}
+
+TEST(RingPlan, StepsAndPeers) {
+  const Layout l = collective(Collective::allreduce).layout(4096, 4);
+  const Plan p = plan_for(collective(Collective::allreduce), l, 1);
+  ASSERT_EQ(p.steps.size(), 6u);  // 2 (N-1)
+  for (const Step& s : p.steps) {
+    EXPECT_EQ(s.to, 2);
+    EXPECT_EQ(s.from, 0);
+  }
+  const Plan a = plan_for(collective(Collective::alltoall), l, 1);
+  ASSERT_EQ(a.steps.size(), 3u);
+  EXPECT_EQ(a.steps[0].to, 2);
+  EXPECT_EQ(a.steps[0].from, 0);
+  EXPECT_EQ(a.steps[2].to, 0);
+  EXPECT_EQ(a.steps[2].from, 2);
+}
+
+TEST(RingLayout, UnevenChunksCoverTheVector) {
+  const Layout l = even_chunks(10, 4);
+  EXPECT_EQ(l.chunk_count, (std::vector<uint64_t>{3, 3, 2, 2}));
+  EXPECT_EQ(l.chunk_off, (std::vector<uint64_t>{0, 3, 6, 8}));
+  const Layout one = even_chunks(1, 4);
+  EXPECT_EQ(one.chunk_count, (std::vector<uint64_t>{1, 0, 0, 0}));
+  // All-to-all rounds the count down to a multiple of N, as nccl-tests does.
+  EXPECT_EQ(collective(Collective::alltoall).layout(4004, 3).count, 999u);
+  EXPECT_EQ(collective(Collective::allreduce).layout(1001, 3).count, 250u);
+}
+
+TEST(RingMemory, RegionsDoNotOverlap) {
+  RingSpec s;
+  s.sizes = {4, 1 << 20};
+  const RegionMap m = region_map(s, 4);
+  const uint64_t vec = (1u << 20);
+  EXPECT_GE(m.out[0], m.in + vec);
+  EXPECT_GE(m.out[1], m.out[0] + vec);
+  EXPECT_GE(m.stage[0], m.out[1] + vec);
+  EXPECT_GE(m.stage[1], m.stage[0] + 3 * vec / 4);  // 3 slots of a quarter
+  EXPECT_GT(m.notify_recv[0], m.notify_send);
+  EXPECT_GE(m.total, m.notify_recv[1] + 6 * 8);
+}
+
+TEST(RingSweep, LikeNcclTests) {
+  EXPECT_EQ(sweep(4, 64, 2, 0), (std::vector<uint64_t>{4, 8, 16, 32, 64}));
+  EXPECT_EQ(sweep(4, 63, 2, 0), (std::vector<uint64_t>{4, 8, 16, 32}));
+  EXPECT_EQ(sweep(100, 400, 2, 100), (std::vector<uint64_t>{100, 200, 300, 400}));
+  EXPECT_EQ(sweep(7, 7, 2, 0), (std::vector<uint64_t>{7}));
+  EXPECT_THROW(sweep(8, 4, 2, 0), Error);
+  EXPECT_THROW(sweep(0, 4, 2, 0), Error);
+  EXPECT_THROW(sweep(4, 8, 1, 0), Error);
+}
+
+// A recorded run: 4 ranks, 1 MiB all-reduce, 2 iterations. Per-iteration times (us):
+// iteration 0: 100, 200, 300, 400 -> 250; iteration 1: 150, 250, 350, 450 -> 300.
+// time = 275 us; algbw = 1048576 B / 275 us = 3.81300 GB/s; busbw = x 2*3/4 = 5.71951 GB/s.
+std::vector<SizeTimes> recorded() {
+  std::vector<SizeTimes> v(4);
+  for (int r = 0; r < 4; ++r) {
+    for (int k = 0; k < 2; ++k) {
+      RunTimes t;
+      t.entry_ns = 1'000'000 * k;
+      t.end_ns = t.entry_ns + (100 + 100 * r + 50 * k) * 1000;
+      v[static_cast<size_t>(r)].runs.push_back(t);
+    }
+    v[static_cast<size_t>(r)].checked = 2;
+  }
+  return v;
+}
+
+TEST(RingRow, BandwidthsByHand) {
+  const CollectiveDef& def = collective(Collective::allreduce);
+  const Layout l = def.layout(1 << 20, 4);
+  const Row r = make_row(def, l, recorded());
+  EXPECT_EQ(r.bytes, 1u << 20);
+  EXPECT_EQ(r.count, 1u << 18);
+  EXPECT_NEAR(r.time_s, 275e-6, 1e-12);
+  EXPECT_NEAR(r.algbw / 1e9, 3.813003636, 1e-6);
+  EXPECT_NEAR(r.busbw / 1e9, 5.719505455, 1e-6);
+  EXPECT_EQ(r.iteration_s.count, 2u);
+  EXPECT_EQ(r.wrong, 0u);
+  EXPECT_EQ(r.checked, 8u);
+  const Row g = make_row(collective(Collective::allgather), l, recorded());
+  EXPECT_NEAR(g.busbw / g.algbw, 0.75, 1e-12);
+}
+
+TEST(RingAnalysis, StepLatencyOnRankZerosClock) {
+  // 2 ranks, one all-reduce iteration of 2 steps; rank 1's clock reads 5 ms ahead.
+  const CollectiveDef& def = collective(Collective::allreduce);
+  const Layout l = def.layout(1024, 2);
+  const std::vector<Plan> plans{plan_for(def, l, 0), plan_for(def, l, 1)};
+  std::vector<SizeTimes> t(2);
+  const int64_t ahead = 5'000'000;
+  for (int r = 0; r < 2; ++r) {
+    RunTimes run;
+    const int64_t off = r == 1 ? ahead : 0;
+    run.entry_ns = off;
+    run.end_ns = off + 100'000;
+    run.steps.resize(2);
+    // Step 0: rank 0 -> 1 takes 10 us, rank 1 -> 0 takes 30 us; step 1: 20 us both ways.
+    run.steps[0].post_ns = off + 0;
+    run.steps[1].post_ns = off + 40'000;
+    run.steps[0].arrival_ns = off + (r == 1 ? 10'000 : 30'000);
+    run.steps[1].arrival_ns = off + 60'000;
+    t[static_cast<size_t>(r)].runs.push_back(run);
+  }
+  std::vector<ClockModel> clocks(2);
+  clocks[1].offset_ns = static_cast<double>(ahead);
+  clocks[1].uncertainty_ns = 500;
+  const SizeResult s = analyse_size(def, l, plans, t, clocks);
+  ASSERT_EQ(s.steps.size(), 2u);
+  EXPECT_EQ(s.steps[0].phase, "reduce-scatter");
+  EXPECT_NEAR(s.steps[0].latency_s.min, 10e-6, 1e-12);
+  EXPECT_NEAR(s.steps[0].latency_s.max, 30e-6, 1e-12);
+  EXPECT_EQ(s.steps[0].slow_src, 1);
+  EXPECT_EQ(s.steps[0].slow_dst, 0);
+  EXPECT_NEAR(s.steps[0].slow_p50_s, 30e-6, 1e-12);
+  EXPECT_NEAR(s.steps[1].latency_s.p50, 20e-6, 1e-12);
+  EXPECT_NEAR(s.steps[0].bound_s, 500e-9, 1e-15);
+  EXPECT_NEAR(s.span_s.max, 100e-6, 1e-12);
+}
+
+TEST(RingTimes, RoundTripAndMalformed) {
+  std::vector<SizeTimes> v = recorded();
+  v[1].wrong = 3;
+  v[1].runs[0].steps.push_back(StepTimes{1, 2, 3});
+  const std::vector<SizeTimes> back = decode(encode(v), 1);
+  ASSERT_EQ(back.size(), v.size());
+  EXPECT_EQ(back[1].wrong, 3u);
+  EXPECT_EQ(back[1].runs[0].steps[0].arrival_ns, 3);
+  EXPECT_EQ(back[3].runs[1].end_ns, v[3].runs[1].end_ns);
+  Bytes b = encode(v);
+  b.pop_back();
+  EXPECT_THROW(decode(b, 2), ProtocolError);
+  const Bytes huge{0xff, 0xff, 0xff, 0xff};  // 4 billion sizes in 4 bytes
+  EXPECT_THROW(decode(huge, 2), ProtocolError);
+}
+
+}  // namespace
+}  // namespace dlcnet::ring
