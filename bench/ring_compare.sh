@@ -21,7 +21,7 @@ usage: bench/ring_compare.sh OUT.json [--ranks "2 4"] [--rounds R] [--sizes 4K:6
 Per round, for every fabric and every N: dlc-bench ring -c 0 and mpi_allreduce -c 0, the order
 of the two flipping every round; after the rounds one checked pass (-c 1) of each tool per
 fabric and N reports #wrong. Open MPI runs as
-  mpirun --allow-run-as-root --oversubscribe --bind-to none -np N --mca pml ucx
+  mpirun --allow-run-as-root --oversubscribe -np N --mca pml ucx
          --mca pml_ucx_tls any --mca pml_ucx_devices any --mca coll_tuned_use_dynamic_rules 1
          --mca coll_tuned_allreduce_algorithm 4 -x UCX_TLS=...
 and a verification run per fabric and N (bench/ompi_coll_probe.c preloaded, coll_base and
@@ -49,9 +49,14 @@ Options:
   --star-burst B, --star-limit L   tbf burst and limit (default 32kb, 4mb)
   --no-star, --no-star-mpi
   --idle MODE        dlc-bench --idle (default: its own, auto)
-  --timeout S        bound on every single run, both tools (default 900)
+  --mpi-bind POLICY  mpirun --bind-to POLICY (default: Open MPI's own policy, which binds each
+                     rank to a core up to 2 ranks and does not bind an oversubscribed node;
+                     dlc-bench does not pin its ranks)
+  --timeout S        bound on every single run, both tools (default 900; dlc-bench's own
+                     --timeout, the longest one wait, is 120)
   --build DIR        dlc-bench's build directory (default build/); --no-build: measure what
-                     is there (else: nice -n 10 cmake --build DIR -j2 --target dlc-bench first)
+                     is there (else: nice -n 10 cmake --build DIR -j2 --target dlc-bench first,
+                     RelWithDebInfo)
   --logs DIR         keep the raw outputs there (default: a directory under /tmp, named in
                      the report)
   --png OUT.png      busbw against size, both tools (ring_report.py)
@@ -64,12 +69,13 @@ die() { echo "ring_compare: $*" >&2; exit 2; }
 out=""; ranks_list="2 4"; rounds=3; sizes="4K:64M"; factor=2; iters=10; warm=2
 tls_list="tcp sm"; star=1; star_mpi=1; star_rates="200mbit"; star_sizes="1M:16M"
 star_iters=5; star_warm=1; star_burst=32kb; star_limit=4mb; idle=""; run_timeout=900
-build_dir="$repo/build"; build=1; logs=""; png=""; only=""
+wait_timeout=120  # dlc-bench --timeout: the longest any one wait of a rank may last
+build_dir="$repo/build"; build=1; logs=""; png=""; only=""; mpi_bind=default
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --ranks|--rounds|--sizes|-f|-n|-w|--tls|--star-rates|--star-sizes|--star-n|--star-w|\
-    --star-burst|--star-limit|--idle|--timeout|--build|--logs|--png|--only)
+    --star-burst|--star-limit|--idle|--timeout|--build|--logs|--png|--only|--mpi-bind)
       [ $# -ge 2 ] || die "$1 needs a value"
       case "$1" in
         --ranks) ranks_list="$2" ;; --rounds) rounds="$2" ;; --sizes) sizes="$2" ;;
@@ -78,7 +84,7 @@ while [ $# -gt 0 ]; do
         --star-n) star_iters="$2" ;; --star-w) star_warm="$2" ;;
         --star-burst) star_burst="$2" ;; --star-limit) star_limit="$2" ;;
         --idle) idle="$2" ;; --timeout) run_timeout="$2" ;; --build) build_dir="$2" ;;
-        --logs) logs="$2" ;; --png) png="$2" ;; --only) only="$2" ;;
+        --logs) logs="$2" ;; --png) png="$2" ;; --only) only="$2" ;; --mpi-bind) mpi_bind="$2" ;;
       esac
       shift 2 ;;
     --no-build) build=0; shift ;;
@@ -125,9 +131,11 @@ if [ "$build" -eq 1 ]; then
   mkdir -p "$build_dir"
   blog="$build_dir/ring-compare-build.log"
   echo "ring_compare: building dlc-bench in $build_dir (log $blog)" >&2
-  if nice -n 10 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >"$blog" 2>&1 &&
+  # RelWithDebInfo, the project's default (bench/lib.sh, scripts/test.sh): Release (-O3)
+  # does not build with GCC 12 here (a -Werror=restrict false positive in flows/).
+  if nice -n 10 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$blog" 2>&1 &&
     nice -n 10 cmake --build "$build_dir" -j2 --target dlc-bench >>"$blog" 2>&1; then
-    build_note="rebuilt (Release)"
+    build_note="rebuilt (RelWithDebInfo)"
   else
     build_note="rebuild FAILED (see $blog); measured the existing binary"
     echo "ring_compare: warning: $build_note" >&2
@@ -165,7 +173,8 @@ trap 'exit 130' INT TERM
 # Each mpirun's session directory under $work: another user's mpirun on this host (same uid,
 # root) otherwise shares /tmp/ompi.HOST.0 and can remove it under this one.
 mkdir -p "$work/ompi-tmp"
-mpi_common=(--allow-run-as-root --oversubscribe --bind-to none --mca orte_tmpdir_base "$work/ompi-tmp"
+mpi_bind_args=(); [ "$mpi_bind" = default ] || mpi_bind_args=(--bind-to "$mpi_bind")
+mpi_common=(--allow-run-as-root --oversubscribe "${mpi_bind_args[@]}" --mca orte_tmpdir_base "$work/ompi-tmp"
   --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any
   --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4)
 idle_args=(); [ -z "$idle" ] || idle_args=(--idle "$idle")
@@ -207,7 +216,8 @@ run_dlc() {
   # shellcheck disable=SC2046  # the sweep's words
   timed timeout -k 10 "$run_timeout" env "${ucx_env[@]}" "$bin" ring --collective allreduce \
     $(sweep "$sz") -n "$it" -w "$wu" -c "$check" --spawn --ranks "$n" --transport ucx \
-    --ucx-tls "$ucx_tls" --timeout "$run_timeout" "${idle_args[@]}" --json "$json" >"$log" 2>&1
+    --ucx-tls "$ucx_tls" --timeout "$wait_timeout" --spawn-timeout "$run_timeout" "${idle_args[@]}" \
+    --json "$json" >"$log" 2>&1
   record "$section" "$n" "$round" dlcnet "$kind" "$json" "$run_status" "$run_secs" "$log"
   echo "ring_compare: $tag: exit $run_status, ${run_secs} s" >&2
 }
@@ -294,7 +304,7 @@ star_dlc() {
   timed bash "$repo/scripts/star-run.sh" --prefix "$star_prefix" --ranks "$n" --subnet "$star_subnet" \
     --port "$star_port" --timeout "$run_timeout" --logs "$work/raw/$tag.ranks" -- \
     env UCX_TLS=tcp,self "$bin" ring --collective allreduce $(sweep "$star_sizes") -n "$it" -w "$wu" \
-    -c "$check" --transport ucx --ucx-tls tcp,self --timeout "$run_timeout" "${idle_args[@]}" \
+    -c "$check" --transport ucx --ucx-tls tcp,self --timeout "$wait_timeout" "${idle_args[@]}" \
     --json "$json" >"$log" 2>&1
   record "$section" "$n" "$round" dlcnet "$kind" "$json" "$run_status" "$run_secs" "$log"
   echo "ring_compare: $tag: exit $run_status, ${run_secs} s" >&2
@@ -435,6 +445,7 @@ bench_context "$work/context.json" \
   "star_tbf=$(json_str "tbf on every port (--all-ports), burst $star_burst, limit $star_limit")" \
   "star_mpi=$( [ "$star" -eq 1 ] && [ "$star_mpi" -eq 1 ] && echo true || echo false)" \
   "dlcnet_idle=$(json_str "${idle:-auto, dlc-bench default}")" \
+  "mpi_bind=$(json_str "$mpi_bind")" \
   "run_timeout_s=$run_timeout" \
   "mpirun_common=$(json_str "mpirun ${mpi_common[*]}")" \
   "mpi_version=$(json_str "$(mpirun --version 2>&1 | head -1)")" \
