@@ -46,7 +46,7 @@ Options:
   --tls LIST         host fabrics (default "tcp sm"; "" for none)
   --star-rates LIST  tbf rates (default "200mbit"); --star-sizes MIN:MAX (default 1M:16M);
                      --star-n ITERS (default 5), --star-w WARM (default 1)
-  --star-burst B, --star-limit L   tbf burst and limit (default 32kb, 4mb)
+  --star-burst B, --star-limit L   tbf burst and limit (default 32kb, 1mb: 40 ms at 200 Mbit/s)
   --no-star, --no-star-mpi
   --idle MODE        dlc-bench --idle (default: its own, auto)
   --mpi-bind POLICY  mpirun --bind-to POLICY (default: Open MPI's own policy, which binds each
@@ -68,7 +68,7 @@ die() { echo "ring_compare: $*" >&2; exit 2; }
 
 out=""; ranks_list="2 4"; rounds=3; sizes="4K:64M"; factor=2; iters=10; warm=2
 tls_list="tcp sm"; star=1; star_mpi=1; star_rates="200mbit"; star_sizes="1M:16M"
-star_iters=5; star_warm=1; star_burst=32kb; star_limit=4mb; idle=""; run_timeout=900
+star_iters=5; star_warm=1; star_burst=32kb; star_limit=1mb; idle=""; run_timeout=900
 wait_timeout=120  # dlc-bench --timeout: the longest any one wait of a rank may last
 build_dir="$repo/build"; build=1; logs=""; png=""; only=""; mpi_bind=default
 while [ $# -gt 0 ]; do
@@ -339,14 +339,17 @@ star_mpi_run() {
   echo "ring_compare: $tag: exit $run_status, ${run_secs} s" >&2
 }
 
-# tcp_stream SECTION: one plain TCP flow (python) from P-h1 to P-h0 through p0's tbf for ~3 s
-# at the port rate: what TCP alone gets through one port (a measured reference, not a target).
+# tcp_stream SECTION RATE_BPS: plain TCP flows (python) through the tbf, ~3 s of the port rate
+# each: one flow P-h1 -> P-h0 alone, then two opposite flows at once (P-h1 -> P-h0 and
+# P-h0 -> P-h1: each port then carries one flow's data and the other's ACKs, as in a ring). What
+# TCP alone gets through the ports: measured references, not targets.
 tcp_stream() {
   local section="$1" rate_bps="$2" bytes log="$work/raw/$1-tcp-stream.log"
   bytes=$(python3 -c "print(int($rate_bps / 8 * 3))")
   cat >"$work/tcpflow.py" <<'EOF'
 import socket, sys, time
 mode, host, port, nbytes = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+label = sys.argv[5] if len(sys.argv) > 5 else "tcp_stream"
 if mode == "recv":
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -361,7 +364,7 @@ if mode == "recv":
             t0 = time.monotonic()
         got += n
     dt = time.monotonic() - t0
-    print(f"tcp_stream bytes {got} seconds {dt:.6f} GBps {got / dt / 1e9:.6f}")
+    print(f"{label} bytes {got} seconds {dt:.6f} GBps {got / dt / 1e9:.6f}")
 else:
     c = socket.create_connection((host, port), timeout=30)
     data, sent = b"x" * (1 << 20), 0
@@ -375,6 +378,15 @@ EOF
   sleep 0.5
   timeout 60 ip netns exec "$star_prefix-h1" python3 "$work/tcpflow.py" send "$star_subnet.1" 5099 "$bytes" >>"$log" 2>&1
   wait "$rpid"
+  timeout 60 ip netns exec "$star_prefix-h0" python3 "$work/tcpflow.py" recv "$star_subnet.1" 5098 "$bytes" tcp_bidir >>"$log" 2>&1 &
+  rpid=$!
+  timeout 60 ip netns exec "$star_prefix-h1" python3 "$work/tcpflow.py" recv "$star_subnet.2" 5097 "$bytes" tcp_bidir >>"$log" 2>&1 &
+  local rpid2=$!
+  sleep 0.5
+  timeout 60 ip netns exec "$star_prefix-h1" python3 "$work/tcpflow.py" send "$star_subnet.1" 5098 "$bytes" >>"$log" 2>&1 &
+  local spid=$!
+  timeout 60 ip netns exec "$star_prefix-h0" python3 "$work/tcpflow.py" send "$star_subnet.2" 5097 "$bytes" >>"$log" 2>&1
+  wait "$spid"; wait "$rpid"; wait "$rpid2"
   set -e
 }
 

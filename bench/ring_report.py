@@ -133,10 +133,14 @@ def parse_star(work, section):
         info["tbf_counters_end"] = counters
     log = os.path.join(work, "raw", f"{section}-tcp-stream.log")
     if os.path.exists(log):
-        m = re.search(r"tcp_stream bytes (\d+) seconds ([0-9.]+) GBps ([0-9.]+)", open(log).read())
+        text = open(log).read()
+        m = re.search(r"tcp_stream bytes (\d+) seconds ([0-9.]+) GBps ([0-9.]+)", text)
         if m:
             info["tcp_stream"] = {"bytes": int(m.group(1)), "seconds": float(m.group(2)),
                                   "GBps": float(m.group(3))}
+        bidir = [float(x) for x in re.findall(r"tcp_bidir bytes \d+ seconds [0-9.]+ GBps ([0-9.]+)", text)]
+        if bidir:
+            info["tcp_bidir"] = {"GBps_each": bidir, "what": "two opposite flows P-h1 -> P-h0 and P-h0 -> P-h1 at once"}
     return info
 
 
@@ -161,6 +165,8 @@ def main(argv):
             sec.update(parse_star(work, section))
             if "tcp_stream" in sec:
                 sec["tcp_stream"]["over_port_rate"] = rnd(sec["tcp_stream"]["GBps"] / sec["port_rate_GBps"])
+            if "tcp_bidir" in sec:
+                sec["tcp_bidir"]["over_port_rate"] = [rnd(x / sec["port_rate_GBps"]) for x in sec["tcp_bidir"]["GBps_each"]]
         for n in sorted({r["ranks"] for r in runs if r["section"] == section}):
             mine = [r for r in runs if r["section"] == section and r["ranks"] == n]
             entry = {"runs": [], "sizes": []}
@@ -262,6 +268,9 @@ def print_table(doc):
             print(f"{name}: port {sec['port_rate_GBps']:.4f} GB/s; one plain TCP flow through a port "
                   f"{t['GBps']:.4f} GB/s ({t['over_port_rate']:.3f} of the port rate; payload ceiling "
                   f"{sec['tcp_payload_ceiling_GBps'] / sec['port_rate_GBps']:.3f})")
+        if "tcp_bidir" in sec:
+            print(f"{name}: two opposite plain TCP flows at once: " +
+                  ", ".join(f"{x:.3f}" for x in sec["tcp_bidir"]["over_port_rate"]) + " of the port rate each")
     if doc["busbw_unit_check"]["mismatches"]:
         print(f"WARNING: busbw does not follow from time_s in {len(doc['busbw_unit_check']['mismatches'])} runs")
 
@@ -287,6 +296,9 @@ def plot(doc, png):
             ax.axhline(sec["port_rate_GBps"], color="grey", lw=1, label="port rate (tbf)")
             if "tcp_stream" in sec:
                 ax.axhline(sec["tcp_stream"]["GBps"], color="grey", lw=1, ls=":", label="one TCP flow")
+            if "tcp_bidir" in sec:
+                ax.axhline(min(sec["tcp_bidir"]["GBps_each"]), color="grey", lw=1, ls="-.",
+                           label="two opposite TCP flows, until both are done")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ticks = sorted({r["size_bytes"] for e in sec["ranks"].values() for r in e["sizes"]})
