@@ -44,6 +44,12 @@ double FluidQueue::next_change() const noexcept {
   return std::numeric_limits<double>::infinity();
 }
 
+void FluidQueue::settle(double slack_s) noexcept {
+  if (next_change() > slack_s) return;
+  bytes_ = slope() > 0 ? buffer_ : 0;
+  max_ = std::max(max_, bytes_);
+}
+
 bool FluidQueue::full() const noexcept { return buffer_ - bytes_ < kBytesEpsilon; }
 
 std::vector<QueuePoint> FluidQueue::trace(double t_s) const {

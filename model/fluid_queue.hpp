@@ -23,6 +23,8 @@ class FluidQueue {
   void set_input(double t_s, double in_Bps);
   // Time from now until the queue fills or empties at the current input; +inf if never.
   double next_change() const noexcept;
+  // Fills or empties the queue if that is less than `slack_s` away (too close to tell apart).
+  void settle(double slack_s) noexcept;
 
   bool full() const noexcept;
   double bytes() const noexcept { return bytes_; }

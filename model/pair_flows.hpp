@@ -31,10 +31,12 @@ struct PairFlows {
     if (heap.empty() || rate <= 0) return std::numeric_limits<double>::infinity();
     return std::max(0.0, heap.front().first - served) / rate;
   }
-  // The next flow to complete, if it is done within `tolerance` bytes.
-  bool pop_done(double tolerance, uint32_t& message) {
-    if (heap.empty() || heap.front().first - served > tolerance * (1 + heap.front().first))
-      return false;
+  // The next flow to complete, if it is done within `tolerance` of its bytes (plus as many
+  // bytes) or within `slack_s` seconds at the pair's rate (times too close to tell apart).
+  bool pop_done(double tolerance, double slack_s, uint32_t& message) {
+    if (heap.empty()) return false;
+    const double left = heap.front().first - served;
+    if (left > tolerance * (1 + heap.front().first) && left > rate * slack_s) return false;
     message = heap.front().second;
     std::pop_heap(heap.begin(), heap.end(), std::greater<>());
     heap.pop_back();

@@ -23,6 +23,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kDoneTolerance = 1e-9;
 // The port's input must exceed its rate by this fraction before a full buffer holds senders.
 constexpr double kRateTolerance = 1e-12;
+// Two instants closer than this fraction of the time (plus as many seconds) are one: below it
+// now + dt == now in doubles, and a step would make no progress.
+constexpr double kTimeTolerance = 1e-15;
+// Steps in a row without progress before the model gives up (a bug, not an input's fault).
+constexpr int kMaxIdleSteps = 1000;
 
 class Run {
  public:
@@ -111,13 +116,23 @@ class Run {
     double t = std::min(next_arrival(), now_ + next_done_);
     if (queue_) t = std::min(t, now_ + queue_->next_change());
     if (t == kInf) return false;
+    const size_t progress = completed_ + joined_;
     advance(t);
+    if (queue_) queue_->settle(slack_s());
     complete_done();
     start_arrivals();
     solve();
     ++out_.events;
+    if (t > last_t_ || completed_ + joined_ != progress) {
+      idle_steps_ = 0;
+      last_t_ = t;
+    } else if (++idle_steps_ > kMaxIdleSteps) {
+      throw Error("model: no progress at t = " + std::to_string(t) + " s (a bug in the model)");
+    }
     return true;
   }
+
+  double slack_s() const noexcept { return kTimeTolerance * (1 + std::abs(now_)); }
 
   void advance(double t) {
     const double dt = t - now_;
@@ -132,7 +147,7 @@ class Run {
     for (size_t k = 0; k < active_.size();) {
       PairFlows& p = pairs_[active_[k]];
       uint32_t m;
-      while (p.pop_done(kDoneTolerance, m)) complete(m);
+      while (p.pop_done(kDoneTolerance, slack_s(), m)) complete(m);
       if (p.count() == 0) {
         deactivate(active_[k]);  // swaps the last active pair into k
       } else {
@@ -185,6 +200,7 @@ class Run {
       active_.push_back(it->second);
     }
     p.add(i, cal_.wire_bytes(m.bytes));
+    ++joined_;
   }
 
   void deactivate(uint32_t pair) {
@@ -280,8 +296,9 @@ class Run {
   MaxMin maxmin_;
   std::vector<MaxMinVar> vars_;
   std::vector<double> rates_;
-  double now_ = 0, next_done_ = kInf;
-  size_t completed_ = 0;
+  double now_ = 0, next_done_ = kInf, last_t_ = -kInf;
+  int idle_steps_ = 0;
+  size_t completed_ = 0, joined_ = 0;
 };
 
 }  // namespace
