@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cassert>
-#include <functional>
+#include <limits>
 
 namespace dlcnet::model {
 namespace {
 
 // Below this unfixed weight a link has no variable left to share (weights are flow counts).
 constexpr double kWeightEpsilon = 1e-9;
+constexpr size_t kNone = std::numeric_limits<size_t>::max();
 
 }  // namespace
 
@@ -18,7 +19,6 @@ void MaxMin::solve(std::span<const double> capacity, std::span<const MaxMinVar> 
   const size_t links = capacity.size();
   remaining_.assign(capacity.begin(), capacity.end());
   weight_.assign(links, 0);
-  version_.assign(links, 0);
   done_.assign(links, 0);
   fixed_.assign(vars.size(), 0);
   // Users of each link, in compressed rows: first_[l] .. first_[l + 1].
@@ -32,48 +32,64 @@ void MaxMin::solve(std::span<const double> capacity, std::span<const MaxMinVar> 
   }
   for (size_t l = 0; l < links; ++l) first_[l + 1] += first_[l];
   users_.resize(first_[links]);
-  {
-    std::vector<uint32_t>& fill = version_;  // reused as the fill cursor, reset below
-    for (size_t l = 0; l < links; ++l) fill[l] = first_[l];
-    for (uint32_t i = 0; i < vars.size(); ++i) {
-      for (uint32_t l : {vars[i].link_a, vars[i].link_b})
-        if (l != kNoLink) users_[fill[l]++] = i;
-    }
-    std::fill(version_.begin(), version_.end(), 0);
+  cursor_.assign(first_.begin(), first_.end() - 1);
+  for (uint32_t i = 0; i < vars.size(); ++i) {
+    for (uint32_t l : {vars[i].link_a, vars[i].link_b})
+      if (l != kNoLink) users_[cursor_[l]++] = i;
   }
-  heap_.clear();
-  for (uint32_t l = 0; l < links; ++l)
-    if (weight_[l] > kWeightEpsilon) heap_.push_back({remaining_[l] / weight_[l], l, 0});
-  std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
+  // The links still shared, with their share (remaining capacity per unfixed weight, updated
+  // when a variable on them is fixed); each round fixes the one with the smallest. A star has
+  // few links in use (two per host), so a scan of the open ones beats a heap of shares updated
+  // per variable.
+  open_.clear();
+  share_.resize(links);
+  for (uint32_t l = 0; l < links; ++l) {
+    if (weight_[l] > kWeightEpsilon) {
+      open_.push_back(l);
+      share_[l] = remaining_[l] / weight_[l];
+    }
+  }
   for (uint32_t i = 0; i < vars.size(); ++i) {
     if (vars[i].link_a == kNoLink && vars[i].link_b == kNoLink) {
       rate[i] = std::numeric_limits<double>::infinity();
       fixed_[i] = 1;
     }
   }
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    const Share s = heap_.back();
-    heap_.pop_back();
-    if (done_[s.link] || s.version != version_[s.link]) continue;  // stale entry
-    done_[s.link] = 1;
-    const double share = std::max(0.0, s.share);
-    for (uint32_t k = first_[s.link]; k < first_[s.link + 1]; ++k) {
+  while (!open_.empty()) {
+    // The open link with the smallest share; links left without unfixed weight close here.
+    size_t best = kNone;
+    double best_share = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k < open_.size();) {
+      const uint32_t l = open_[k];
+      if (weight_[l] <= kWeightEpsilon) {
+        done_[l] = 1;
+        open_[k] = open_.back();
+        open_.pop_back();
+        continue;
+      }
+      if (share_[l] < best_share) {
+        best_share = share_[l];
+        best = k;
+      }
+      ++k;
+    }
+    if (best == kNone) break;
+    const uint32_t link = open_[best];
+    open_[best] = open_.back();
+    open_.pop_back();
+    done_[link] = 1;
+    const double share = std::max(0.0, best_share);
+    for (uint32_t k = first_[link]; k < first_[link + 1]; ++k) {
       const uint32_t i = users_[k];
       if (fixed_[i]) continue;
       fixed_[i] = 1;
       rate[i] = share;
       const MaxMinVar& v = vars[i];
-      const uint32_t other = v.link_a == s.link ? v.link_b : v.link_a;
-      if (other == kNoLink || other == s.link || done_[other]) continue;
+      const uint32_t other = v.link_a == link ? v.link_b : v.link_a;
+      if (other == kNoLink || done_[other]) continue;
       remaining_[other] = std::max(0.0, remaining_[other] - v.weight * share);
       weight_[other] -= v.weight;
-      if (weight_[other] <= kWeightEpsilon) {
-        done_[other] = 1;
-        continue;
-      }
-      heap_.push_back({remaining_[other] / weight_[other], other, ++version_[other]});
-      std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+      if (weight_[other] > kWeightEpsilon) share_[other] = remaining_[other] / weight_[other];
     }
   }
 }

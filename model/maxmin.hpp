@@ -4,8 +4,8 @@
 // smallest saturates first and fixes its variables at that per-flow rate, which is subtracted
 // from their other link; repeat until every variable is fixed.
 //
-// Cost per solve: O((V + L) log L) for V variables on L links (a heap of link shares, updated
-// lazily), every buffer reused from the previous solve.
+// Cost per solve: O(V + R x L) for V variables on L links fixed in R rounds (R <= L), every
+// buffer reused from the previous solve.
 #pragma once
 
 #include <cstdint>
@@ -29,15 +29,9 @@ class MaxMin {
              std::span<double> rate);
 
  private:
-  struct Share {
-    double share;
-    uint32_t link, version;
-    bool operator>(const Share& o) const noexcept { return share > o.share; }
-  };
-  std::vector<double> remaining_, weight_;
-  std::vector<uint32_t> version_, first_, users_;
+  std::vector<double> remaining_, weight_, share_;
+  std::vector<uint32_t> first_, cursor_, users_, open_;
   std::vector<uint8_t> fixed_, done_;
-  std::vector<Share> heap_;
 };
 
 }  // namespace dlcnet::model

@@ -42,6 +42,7 @@ struct Prediction {
   double begin_s = 0, end_s = 0;  // the first post, the last arrival
   uint64_t events = 0;            // instants the model stopped at
   uint64_t solves = 0;            // max-min solutions computed
+  uint64_t solved_pairs = 0;      // active (source, destination) pairs, summed over solves
 };
 
 }  // namespace dlcnet::model

@@ -223,6 +223,7 @@ class Run {
 
   double solve_with(bool port_limits) {
     ++out_.solves;
+    out_.solved_pairs += active_.size();
     vars_.clear();
     for (uint32_t p : active_) {
       const PairFlows& f = pairs_[p];

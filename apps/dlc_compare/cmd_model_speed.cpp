@@ -2,6 +2,7 @@
 // predicts, on a seeded mix of a parameter-server job and background flows
 // (model/workload_mix.hpp). bench/model_speed.sh runs it.
 #include <chrono>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,12 @@
 
 namespace dlcnet::compare::cli {
 namespace {
+
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 struct SpeedOptions {
   model::MixSpec mix;
@@ -31,15 +38,23 @@ int run_speed(const SpeedOptions& o, Argv args) {
   double best = 0;
   model::Prediction p;
   for (int r = 0; r < o.repeat; ++r) {
+    const double cpu0 = thread_cpu_s();
     const auto t0 = std::chrono::steady_clock::now();
     p = model::predict(net, c, messages);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double rate = static_cast<double>(messages.size()) / wall;
+    const double cpu = thread_cpu_s() - cpu0;
+    // Per CPU second: the machine is shared, wall time counts other people's work too.
+    const double rate = static_cast<double>(messages.size()) / cpu;
     best = std::max(best, rate);
-    runs.push_back({{"wall_s", wall}, {"messages_per_s", rate}});
-    std::cout << "model-speed: " << messages.size() << " messages in " << wall << " s: " << rate
-              << " messages/s (" << p.events << " events, " << p.solves << " solves, "
-              << p.end_s - p.begin_s << " s modelled)\n";
+    runs.push_back({{"wall_s", wall},
+                    {"cpu_s", cpu},
+                    {"messages_per_cpu_s", rate},
+                    {"messages_per_wall_s", static_cast<double>(messages.size()) / wall}});
+    std::cout << "model-speed: " << messages.size() << " messages in " << cpu << " s of CPU ("
+              << wall << " s wall): " << rate << " messages per CPU second; " << p.events
+              << " events, " << p.solves << " solves of "
+              << static_cast<double>(p.solved_pairs) / static_cast<double>(p.solves)
+              << " pairs on average, " << p.end_s - p.begin_s << " s modelled\n";
   }
   if (!o.json.empty()) {
     nlohmann::json doc;
@@ -50,9 +65,11 @@ int run_speed(const SpeedOptions& o, Argv args) {
                        {"background_load", o.mix.background_load}};
     doc["events"] = p.events;
     doc["solves"] = p.solves;
+    doc["mean_pairs_per_solve"] =
+        p.solves ? static_cast<double>(p.solved_pairs) / static_cast<double>(p.solves) : 0;
     doc["modelled_s"] = p.end_s - p.begin_s;
     doc["runs"] = runs;
-    doc["best_messages_per_s"] = best;
+    doc["best_messages_per_cpu_s"] = best;
     write_json_file(o.json, doc);
   }
   return kExitOk;
