@@ -31,8 +31,8 @@ uint32_t whole(const nlohmann::json& j, const char* key, const std::string& sour
   if (!j.contains(key)) return fallback;
   const nlohmann::json& v = j.at(key);
   if (!v.is_number_unsigned() || v.get<uint64_t>() < min || v.get<uint64_t>() > UINT32_MAX) {
-    throw Error(source + ": calibration: \"" + key + "\" = " + v.dump() +
-                ": a whole number from " + std::to_string(min));
+    throw Error(source + ": calibration: \"" + key + "\" = " + v.dump() + ": a whole number from " +
+                std::to_string(min));
   }
   return v.get<uint32_t>();
 }
@@ -41,9 +41,8 @@ uint32_t whole(const nlohmann::json& j, const char* key, const std::string& sour
 
 double Calibration::overhead_for(uint64_t bytes) const noexcept {
   if (overhead_by_size.empty()) return overhead_s;
-  auto it = std::upper_bound(
-      overhead_by_size.begin(), overhead_by_size.end(), bytes,
-      [](uint64_t b, const SizeOverhead& s) { return b < s.min_bytes; });
+  auto it = std::upper_bound(overhead_by_size.begin(), overhead_by_size.end(), bytes,
+                             [](uint64_t b, const SizeOverhead& s) { return b < s.min_bytes; });
   return it == overhead_by_size.begin() ? overhead_s : std::prev(it)->overhead_s;
 }
 
@@ -97,11 +96,11 @@ Calibration read_calibration(const std::string& path) {
 }
 
 nlohmann::json to_json(const Calibration& c) {
-  nlohmann::json j{{"link_rate_Bps", c.link_rate_Bps},
-                   {"base_latency_s", c.base_latency_s},
-                   {"overhead_s", c.overhead_s},
-                   {"packet", {{"payload_bytes", c.payload_bytes},
-                               {"header_bytes", c.header_bytes}}}};
+  nlohmann::json j{
+      {"link_rate_Bps", c.link_rate_Bps},
+      {"base_latency_s", c.base_latency_s},
+      {"overhead_s", c.overhead_s},
+      {"packet", {{"payload_bytes", c.payload_bytes}, {"header_bytes", c.header_bytes}}}};
   if (!c.overhead_by_size.empty()) {
     nlohmann::json list = nlohmann::json::array();
     for (const SizeOverhead& s : c.overhead_by_size)

@@ -50,7 +50,9 @@ void FluidQueue::settle(double slack_s) noexcept {
   max_ = std::max(max_, bytes_);
 }
 
-bool FluidQueue::full() const noexcept { return buffer_ - bytes_ < kBytesEpsilon; }
+bool FluidQueue::full() const noexcept {
+  return buffer_ - bytes_ < kBytesEpsilon;
+}
 
 std::vector<QueuePoint> FluidQueue::trace(double t_s) const {
   std::vector<QueuePoint> out = corners_;

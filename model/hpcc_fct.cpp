@@ -15,13 +15,21 @@ namespace {
 
 constexpr uint32_t kFirstSport = 10000;  // HPCC's third.cc: every host's ports from 10000
 
-uint64_t to_ns(double s) { return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9)); }
+uint64_t to_ns(double s) {
+  return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9));
+}
 
 }  // namespace
 
-uint32_t hpcc_node_id(uint32_t ip) noexcept { return (ip >> 8) & 0xffff; }
-uint32_t FctRecord::src() const noexcept { return hpcc_node_id(sip); }
-uint32_t FctRecord::dst() const noexcept { return hpcc_node_id(dip); }
+uint32_t hpcc_node_id(uint32_t ip) noexcept {
+  return (ip >> 8) & 0xffff;
+}
+uint32_t FctRecord::src() const noexcept {
+  return hpcc_node_id(sip);
+}
+uint32_t FctRecord::dst() const noexcept {
+  return hpcc_node_id(dip);
+}
 
 double standalone_fct_s(uint64_t bytes, const Calibration& c) noexcept {
   return 2 * c.base_latency_s + c.overhead_for(bytes) + c.wire_bytes(bytes) / c.link_rate_Bps;
@@ -39,8 +47,13 @@ std::vector<FctRecord> fct_from_prediction(std::span<const HpccFlow> flows,
     const MessageTimes& t = prediction.messages[i];
     done[i] = t.finish_s + c.base_latency_s;  // the last byte's acknowledgement is back
     auto [it, fresh] = next_port.try_emplace(f.src, kFirstSport);
-    out[i] = FctRecord{hpcc_node_ip(f.src), hpcc_node_ip(f.dst), it->second++, f.dport, f.size,
-                       to_ns(t.start_s), to_ns(done[i] - t.start_s),
+    out[i] = FctRecord{hpcc_node_ip(f.src),
+                       hpcc_node_ip(f.dst),
+                       it->second++,
+                       f.dport,
+                       f.size,
+                       to_ns(t.start_s),
+                       to_ns(done[i] - t.start_s),
                        to_ns(standalone_fct_s(f.size, c))};
   }
   std::vector<size_t> order(flows.size());

@@ -30,8 +30,9 @@ std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file) {
     f.expect_end("src dst pg dport size start_s");
     if (x.start_s < 0) f.fail("start_s", "negative start");
     if (!flows.empty() && x.start_s < flows.back().start_s) {
-      f.fail("start_s", "starts before the previous line's flow: HPCC reads flows in order of "
-                        "start time");
+      f.fail("start_s",
+             "starts before the previous line's flow: HPCC reads flows in order of "
+             "start time");
     }
     flows.push_back(x);
   }
@@ -52,9 +53,8 @@ void write_flow_txt(std::ostream& out, std::span<const HpccFlow> flows) {
   std::vector<const HpccFlow*> order;
   order.reserve(flows.size());
   for (const HpccFlow& f : flows) order.push_back(&f);
-  std::stable_sort(order.begin(), order.end(), [](const HpccFlow* a, const HpccFlow* b) {
-    return a->start_s < b->start_s;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const HpccFlow* a, const HpccFlow* b) { return a->start_s < b->start_s; });
   out << flows.size() << '\n';
   char buf[128];
   for (const HpccFlow* f : order) {

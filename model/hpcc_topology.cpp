@@ -14,7 +14,8 @@ void write_topology_txt(std::ostream& out, uint32_t hosts, const Calibration& c)
   char rate[64], delay[64];
   std::snprintf(rate, sizeof rate, "%.12gGbps", c.link_rate_Bps * 8 / 1e9);
   std::snprintf(delay, sizeof delay, "%.12gns", c.base_latency_s / 2 * 1e9);
-  for (uint32_t h = 0; h < hosts; ++h) out << h << ' ' << sw << ' ' << rate << ' ' << delay << " 0\n";
+  for (uint32_t h = 0; h < hosts; ++h)
+    out << h << ' ' << sw << ' ' << rate << ' ' << delay << " 0\n";
 }
 
 }  // namespace dlcnet::model

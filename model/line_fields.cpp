@@ -9,7 +9,9 @@
 namespace dlcnet::model {
 namespace {
 
-bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 }  // namespace
 

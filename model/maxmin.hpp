@@ -18,7 +18,7 @@ namespace dlcnet::model {
 inline constexpr uint32_t kNoLink = std::numeric_limits<uint32_t>::max();
 
 struct MaxMinVar {
-  double weight = 1;  // how many flows share this variable's rate
+  double weight = 1;                            // how many flows share this variable's rate
   uint32_t link_a = kNoLink, link_b = kNoLink;  // at least one link
 };
 

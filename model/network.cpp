@@ -36,8 +36,14 @@ void validate(const Network& n) {
   }
 }
 
-std::string up_link_name(uint32_t host) { return "up " + std::to_string(host); }
-std::string down_link_name(uint32_t host) { return "down " + std::to_string(host); }
-std::string port_name(uint32_t host) { return "port " + std::to_string(host); }
+std::string up_link_name(uint32_t host) {
+  return "up " + std::to_string(host);
+}
+std::string down_link_name(uint32_t host) {
+  return "down " + std::to_string(host);
+}
+std::string port_name(uint32_t host) {
+  return "port " + std::to_string(host);
+}
 
 }  // namespace dlcnet::model

@@ -16,9 +16,9 @@ namespace dlcnet::model {
 
 struct PairFlows {
   uint32_t src = 0, dst = 0;
-  double served = 0;  // bytes per flow since the pair became active
-  double rate = 0;    // bytes per second per flow, from the last solve
-  uint32_t active_at = 0;  // position in the list of active pairs
+  double served = 0;                              // bytes per flow since the pair became active
+  double rate = 0;                                // bytes per second per flow, from the last solve
+  uint32_t active_at = 0;                         // position in the list of active pairs
   std::vector<std::pair<double, uint32_t>> heap;  // (served at completion, message), min first
 
   size_t count() const noexcept { return heap.size(); }

@@ -38,7 +38,8 @@ std::vector<Message> workload_mix(const MixSpec& s) {
         push.dst = 0;
         push.bytes = key_bytes[k];
         if (it > 0) {
-          for (uint32_t j = 0; j < s.keys; ++j) push.after.push_back(last_pulls[(w - 1) * s.keys + j]);
+          for (uint32_t j = 0; j < s.keys; ++j)
+            push.after.push_back(last_pulls[(w - 1) * s.keys + j]);
           push.think_s = s.compute_s;
         }
         m.push_back(push);

@@ -41,7 +41,8 @@ int run_speed(const SpeedOptions& o, Argv args) {
     const double cpu0 = thread_cpu_s();
     const auto t0 = std::chrono::steady_clock::now();
     p = model::predict(net, c, messages);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = thread_cpu_s() - cpu0;
     // Per CPU second: the machine is shared, wall time counts other people's work too.
     const double rate = static_cast<double>(messages.size()) / cpu;
@@ -59,8 +60,10 @@ int run_speed(const SpeedOptions& o, Argv args) {
   if (!o.json.empty()) {
     nlohmann::json doc;
     doc["context"] = make_run_context("dlc-compare model-speed", args.argc, args.argv);
-    doc["workload"] = {{"messages", messages.size()},      {"hosts", o.mix.hosts},
-                       {"keys", o.mix.keys},               {"seed", o.mix.seed},
+    doc["workload"] = {{"messages", messages.size()},
+                       {"hosts", o.mix.hosts},
+                       {"keys", o.mix.keys},
+                       {"seed", o.mix.seed},
                        {"link_rate_Bps", o.mix.link_rate_Bps},
                        {"background_load", o.mix.background_load}};
     doc["events"] = p.events;

@@ -104,8 +104,9 @@ void add_predict(CLI::App& app, int* exit, Argv args) {
       "predict",
       "Predict every flow of an HPCC flow.txt with the reference model and write HPCC's "
       "fct.txt (docs/model.md)");
-  sub->add_option("FLOW_TXT", o->flows, "HPCC flow list: count, then src dst pg dport size "
-                                        "start_s per line")
+  sub->add_option("FLOW_TXT", o->flows,
+                  "HPCC flow list: count, then src dst pg dport size "
+                  "start_s per line")
       ->required();
   sub->add_option("--calibration", o->calibration,
                   "calibration JSON: link_rate_Bps, base_latency_s, overhead_s, ... "

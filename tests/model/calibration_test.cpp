@@ -59,8 +59,9 @@ TEST(ModelCalibration, ErrorsNameTheFileAndKey) {
   EXPECT_EQ(error_of(R"({"link_rate_Bps": 1, "base_latency_s": 0, "overhead_by_size":
                         [{"min_bytes": 9, "overhead_s": 0}, {"min_bytes": 9, "overhead_s": 0}]})"),
             "c.json: calibration: \"overhead_by_size\": min_bytes must ascend");
-  EXPECT_EQ(error_of(R"({"link_rate_Bps": 1, "base_latency_s": 0, "packet": {"payload_bytes": 0}})"),
-            "c.json: calibration: \"payload_bytes\" = 0: a whole number from 1");
+  EXPECT_EQ(
+      error_of(R"({"link_rate_Bps": 1, "base_latency_s": 0, "packet": {"payload_bytes": 0}})"),
+      "c.json: calibration: \"payload_bytes\" = 0: a whole number from 1");
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ std::string fct_error(const std::string& text) {
   });
 }
 
-#define EXPECT_STARTS_WITH(text, prefix) EXPECT_EQ((text).substr(0, std::string(prefix).size()), prefix) << (text)
+#define EXPECT_STARTS_WITH(text, prefix) \
+  EXPECT_EQ((text).substr(0, std::string(prefix).size()), prefix) << (text)
 
 TEST(ModelFlowTxt, WrittenInStartOrderAndReadBack) {
   const std::vector<HpccFlow> flows{flow(2, 0, 65536, 0.000002, 200), flow(0, 1, 1000, 0),

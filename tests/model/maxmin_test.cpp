@@ -50,8 +50,7 @@ TEST(ModelMaxMin, TwoLinksHandSolved) {
   // Links 0 (cap 3) and 1 (cap 10). a on 0, b on 0 and 1, c on 1 (weight 2).
   // Link 0: 3 / 2 = 1.5 per flow; link 1: 10 / 3. Link 0 first: a = b = 1.5; link 1 has 8.5
   // left for c's weight 2: 4.25 each.
-  const std::vector<double> r =
-      fast({3, 10}, {{1, 0, kNoLink}, {1, 0, 1}, {2, 1, kNoLink}});
+  const std::vector<double> r = fast({3, 10}, {{1, 0, kNoLink}, {1, 0, 1}, {2, 1, kNoLink}});
   EXPECT_DOUBLE_EQ(r[0], 1.5);
   EXPECT_DOUBLE_EQ(r[1], 1.5);
   EXPECT_DOUBLE_EQ(r[2], 4.25);

@@ -32,6 +32,8 @@ inline Message msg(uint32_t src, uint32_t dst, double bytes, double start_s = 0)
 }
 
 // Times in units of S / B.
-inline double sb(double n) { return n * kS / kRate; }
+inline double sb(double n) {
+  return n * kS / kRate;
+}
 
 }  // namespace dlcnet::model::testing

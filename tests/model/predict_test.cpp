@@ -14,7 +14,9 @@ namespace {
 using namespace dlcnet::model::testing;
 
 // Relative tolerance of the fluid arithmetic.
-void expect_time(double got, double want) { EXPECT_NEAR(got, want, 1e-12 + 1e-9 * want); }
+void expect_time(double got, double want) {
+  EXPECT_NEAR(got, want, 1e-12 + 1e-9 * want);
+}
 
 Prediction run(uint32_t hosts, const std::vector<Message>& m, const Calibration& c) {
   return predict(uniform_network(hosts, c), c, m);
@@ -58,8 +60,7 @@ TEST(ModelPredict, EqualFlowsIntoOneDownLink) {
 
 TEST(ModelPredict, EqualFlowsOfOnePair) {
   // Three flows of S on the same pair (one max-min class of weight 3): B / 3 each.
-  const Prediction p = run(2, {msg(0, 1, kS), msg(0, 1, kS), msg(0, 1, kS)},
-                           plain_calibration());
+  const Prediction p = run(2, {msg(0, 1, kS), msg(0, 1, kS), msg(0, 1, kS)}, plain_calibration());
   for (const MessageTimes& t : p.messages) expect_time(t.finish_s, sb(3) + kLatency);
 }
 
@@ -78,8 +79,8 @@ TEST(ModelPredict, MaxMinIsNotAnEqualSplit) {
   // 1->0, 2->0, 3->0 share down 0 (B/3 each); 3->4 shares up 3 with 3->0, which uses only
   // B/3 of it: 3->4 gets the other 2B/3 and ends at S / (2B/3) = 1.5 S/B. The three into
   // host 0 keep B/3 (down 0 is their bottleneck) and end at 3 S/B.
-  const Prediction p = run(
-      5, {msg(1, 0, kS), msg(2, 0, kS), msg(3, 0, kS), msg(3, 4, kS)}, plain_calibration());
+  const Prediction p =
+      run(5, {msg(1, 0, kS), msg(2, 0, kS), msg(3, 0, kS), msg(3, 4, kS)}, plain_calibration());
   expect_time(p.messages[3].finish_s, sb(1.5) + kLatency);
   for (int i = 0; i < 3; ++i) expect_time(p.messages[i].finish_s, sb(3) + kLatency);
 }

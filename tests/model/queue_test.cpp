@@ -10,7 +10,9 @@ namespace {
 
 using namespace dlcnet::model::testing;
 
-void expect_near(double got, double want) { EXPECT_NEAR(got, want, 1e-9 * (1 + want)); }
+void expect_near(double got, double want) {
+  EXPECT_NEAR(got, want, 1e-9 * (1 + want));
+}
 
 Prediction incast(double port_rate, double buffer, uint32_t senders = 2) {
   const Calibration c = plain_calibration();
