@@ -1,0 +1,129 @@
+// dlc-compare predict FLOW_TXT --calibration C.json --out fct.txt: the reference model's
+// prediction of an HPCC flow list, written as HPCC's fct.txt; optionally the matching
+// topology.txt, the bottleneck port's queue (CSV) and a JSON summary.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "apps/dlc_compare/commands.hpp"
+#include "core/error.hpp"
+#include "core/run_context.hpp"
+#include "model/hpcc_fct.hpp"
+#include "model/hpcc_flow.hpp"
+#include "model/hpcc_topology.hpp"
+#include "model/predict.hpp"
+
+namespace dlcnet::compare::cli {
+namespace {
+
+struct PredictOptions {
+  std::string flows, calibration, out, topology, queue, json;
+  uint32_t hosts = 0;
+  int64_t port_host = -1;
+  double port_rate_Bps = 0, port_buffer_bytes = 0;
+};
+
+std::ofstream open_out(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw Error(path + ": cannot write");
+  return out;
+}
+
+model::Network network_for(const PredictOptions& o, const std::vector<model::HpccFlow>& flows,
+                           const model::Calibration& c) {
+  uint32_t needed = 0;
+  for (const model::HpccFlow& f : flows) needed = std::max({needed, f.src + 1, f.dst + 1});
+  if (o.hosts != 0 && o.hosts < needed) {
+    throw Error("--hosts " + std::to_string(o.hosts) + ": " + o.flows + " names host " +
+                std::to_string(needed - 1));
+  }
+  model::Network n = model::uniform_network(std::max({o.hosts, needed, 1u}), c);
+  if (o.port_host >= 0) {
+    n.port = model::BottleneckPort{static_cast<uint32_t>(o.port_host),
+                                   o.port_rate_Bps > 0 ? o.port_rate_Bps : c.link_rate_Bps,
+                                   o.port_buffer_bytes};
+  }
+  return n;
+}
+
+int run_predict(const PredictOptions& o, Argv args) {
+  const model::Calibration c = model::read_calibration(o.calibration);
+  const std::vector<model::HpccFlow> flows = model::read_flow_txt(o.flows);
+  const model::Network net = network_for(o, flows, c);
+  const std::vector<model::Message> messages = model::messages_from_flows(flows);
+  const model::Prediction p = model::predict(net, c, messages);
+  {
+    std::ofstream out = open_out(o.out);
+    model::write_fct_txt(out, model::fct_from_prediction(flows, p, c));
+  }
+  if (!o.topology.empty()) {
+    std::ofstream out = open_out(o.topology);
+    model::write_topology_txt(out, net.hosts(), c);
+  }
+  if (!o.queue.empty()) {
+    if (!net.port) throw Error("--queue: needs a bottleneck port (--port-host)");
+    std::ofstream out = open_out(o.queue);
+    out << "time_s,bytes\n";
+    for (const model::QueuePoint& q : p.queue) out << q.t_s << ',' << q.bytes << '\n';
+  }
+  std::cout << "dlc-compare predict: " << flows.size() << " flows on " << net.hosts()
+            << " hosts, from " << p.begin_s << " s to " << p.end_s << " s; " << p.events
+            << " events; fct.txt in " << o.out << '\n';
+  if (!o.json.empty()) {
+    nlohmann::json doc;
+    doc["context"] = make_run_context("dlc-compare predict", args.argc, args.argv);
+    doc["calibration"] = model::to_json(c);
+    doc["flows"] = flows.size();
+    doc["hosts"] = net.hosts();
+    doc["begin_s"] = p.begin_s;
+    doc["end_s"] = p.end_s;
+    doc["events"] = p.events;
+    doc["solves"] = p.solves;
+    nlohmann::json links = nlohmann::json::array();
+    for (const model::LinkUse& l : p.links) {
+      links.push_back({{"link", l.name},
+                       {"rate_Bps", l.rate_Bps},
+                       {"bytes", l.bytes},
+                       {"utilisation", l.utilisation}});
+    }
+    doc["links"] = links;
+    if (net.port) doc["queue_max_bytes"] = p.queue_max_bytes;
+    doc["files"] = {{"fct", o.out}};
+    write_json_file(o.json, doc);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_predict(CLI::App& app, int* exit, Argv args) {
+  auto o = std::make_shared<PredictOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "predict",
+      "Predict every flow of an HPCC flow.txt with the reference model and write HPCC's "
+      "fct.txt (docs/model.md)");
+  sub->add_option("FLOW_TXT", o->flows,
+                  "HPCC flow list: count, then src dst pg dport size "
+                  "start_s per line")
+      ->required();
+  sub->add_option("--calibration", o->calibration,
+                  "calibration JSON: link_rate_Bps, base_latency_s, overhead_s, ... "
+                  "(docs/model.md)")
+      ->required();
+  sub->add_option("--out", o->out, "fct.txt to write")->required();
+  sub->add_option("--hosts", o->hosts, "hosts on the switch (default: the largest id + 1)");
+  sub->add_option("--topology", o->topology, "also write HPCC's topology.txt for these hosts");
+  sub->add_option("--port-host", o->port_host,
+                  "make the switch's port towards this host a bottleneck with a buffer");
+  sub->add_option("--port-rate", o->port_rate_Bps,
+                  "the bottleneck port's rate in bytes/s (default: the link rate)");
+  sub->add_option("--port-buffer", o->port_buffer_bytes,
+                  "the bottleneck port's buffer in bytes (default 0: a plain link)");
+  sub->add_option("--queue", o->queue, "write the port's fluid queue length over time (CSV)");
+  sub->add_option("--json", o->json, "a JSON summary: links' utilisation, span, events");
+  sub->callback([o, exit, args] { *exit = run_predict(*o, args); });
+}
+
+}  // namespace dlcnet::compare::cli

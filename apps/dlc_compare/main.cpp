@@ -1,0 +1,26 @@
+// dlc-compare: simulator formats and dlcnet's reference model. Parses options only.
+#include <iostream>
+
+#include "apps/dlc_compare/commands.hpp"
+#include "core/error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace dlcnet::compare::cli;
+  CLI::App app{
+      "dlc-compare: predict an HPCC flow.txt with dlcnet's reference model (max-min fair "
+      "sharing of hosts on one switch, docs/model.md) and write HPCC's fct.txt"};
+  app.require_subcommand(1);
+  int exit = kExitOk;
+  const Argv args{argc, argv};
+  add_predict(app, &exit, args);
+  add_model_speed(app, &exit, args);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const dlcnet::Error& e) {
+    std::cerr << "dlc-compare: error: " << e.what() << '\n';
+    return kExitFailure;
+  }
+  return exit;
+}

@@ -1,0 +1,38 @@
+// HPCC's flow input (`flow.txt`, the FLOW_FILE of HPCC's, SimAI's and ASTRA-sim's ns-3): the
+// number of flows on the first line, then one flow a line, sorted by start time:
+//   src dst pg dport size start_s
+// host ids, priority group, destination port, bytes, start in seconds (docs/model.md).
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <ostream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/message.hpp"
+
+namespace dlcnet::model {
+
+struct HpccFlow {
+  uint32_t src = 0, dst = 0;
+  uint32_t pg = 3;       // HPCC's examples use priority group 3
+  uint32_t dport = 100;  // HPCC's analysis: 100 background, 200 incast
+  uint64_t size = 0;
+  double start_s = 0;
+};
+
+// Throws Error naming `file`, the line and the field on anything malformed: a field that is
+// not a number, a missing or extra field, a start before the previous line's, fewer or more
+// flows than the first line says.
+std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file);
+std::vector<HpccFlow> read_flow_txt(const std::string& path);
+
+// Writes the count and the flows in order of start (stable); starts to the nanosecond.
+void write_flow_txt(std::ostream& out, std::span<const HpccFlow> flows);
+
+// One model message per flow, id = its position, posted at its start.
+std::vector<Message> messages_from_flows(std::span<const HpccFlow> flows);
+
+}  // namespace dlcnet::model

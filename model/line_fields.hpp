@@ -1,0 +1,39 @@
+// Whitespace-separated text fields, one line at a time, with errors that name the file, the
+// line and the field: "flow.txt:7: field size: \"12x\" is not a whole number".
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace dlcnet::model {
+
+class LineFields {
+ public:
+  LineFields(std::istream& in, std::string file) : in_(in), file_(std::move(file)) {}
+
+  // The next line that is not blank; false at the end of the input.
+  bool next_line();
+  size_t line_number() const noexcept { return line_no_; }
+
+  // The next field of the current line, parsed; each throws Error naming `name`.
+  uint64_t whole(std::string_view name);
+  uint32_t whole32(std::string_view name);
+  double real(std::string_view name);  // finite
+  uint32_t hex32(std::string_view name);
+  // Throws unless the line has no field left (`what`: what the line holds, for the message).
+  void expect_end(std::string_view what);
+
+  [[noreturn]] void fail(std::string_view field, const std::string& why) const;
+  [[noreturn]] void fail_line(const std::string& why) const;
+
+ private:
+  std::string_view field(std::string_view name);
+  std::istream& in_;
+  std::string file_, line_;
+  size_t line_no_ = 0, pos_ = 0;
+};
+
+}  // namespace dlcnet::model

@@ -1,0 +1,48 @@
+// The model's input and output for one message, and the whole prediction.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/fluid_queue.hpp"
+
+namespace dlcnet::model {
+
+struct Message {
+  uint64_t id = 0;  // the caller's label (a flow line, a dlcnet message id); not interpreted
+  uint32_t src = 0, dst = 0;
+  uint64_t bytes = 0;  // payload
+  double start_s = 0;  // when the message is posted, if `after` is empty
+  // Positions in the input of the messages this one waits for: it is posted `think_s` after
+  // the last of them has arrived at its receiver.
+  std::vector<uint32_t> after;
+  double think_s = 0;
+};
+
+struct MessageTimes {
+  double start_s = 0;   // posted
+  double wire_s = 0;    // its first byte enters the wire: start + per-message overhead
+  double sent_s = 0;    // its last byte has left the sender (end of the fluid transfer)
+  double finish_s = 0;  // its last byte has arrived: sent + queueing at the port + latency
+};
+
+struct LinkUse {
+  std::string name;
+  double rate_Bps = 0;
+  double bytes = 0;        // wire bytes carried
+  double utilisation = 0;  // bytes / (rate x the prediction's span)
+};
+
+struct Prediction {
+  std::vector<MessageTimes> messages;  // in the input's order
+  std::vector<LinkUse> links;          // up links, down links, then the port if any
+  std::vector<QueuePoint> queue;       // the port's queue length at its corners (if any)
+  double queue_max_bytes = 0;
+  double begin_s = 0, end_s = 0;  // the first post, the last arrival
+  uint64_t events = 0;            // instants the model stopped at
+  uint64_t solves = 0;            // max-min solutions computed
+  uint64_t solved_pairs = 0;      // active (source, destination) pairs, summed over solves
+};
+
+}  // namespace dlcnet::model
