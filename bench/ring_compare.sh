@@ -49,6 +49,10 @@ Options:
   --star-burst B, --star-limit L   tbf burst and limit (default 32kb, 1mb: 40 ms at 200 Mbit/s)
   --no-star, --no-star-mpi
   --idle MODE        dlc-bench --idle (default: its own, auto)
+  --segment BYTES    dlc-bench --segment (default: its own)
+  --ucx-env "V=X .." more UCX environment for BOTH tools everywhere, e.g. UCX_RNDV_THRESH=inf
+                     (UCX's rendezvous over tcp waits for a handshake that queues behind the
+                     data of the opposite direction on the star; see bench/README.md)
   --mpi-bind POLICY  mpirun --bind-to POLICY (default: Open MPI's own policy, which binds each
                      rank to a core up to 2 ranks and does not bind an oversubscribed node;
                      dlc-bench does not pin its ranks)
@@ -71,11 +75,13 @@ tls_list="tcp sm"; star=1; star_mpi=1; star_rates="200mbit"; star_sizes="1M:16M"
 star_iters=5; star_warm=1; star_burst=32kb; star_limit=1mb; idle=""; run_timeout=900
 wait_timeout=120  # dlc-bench --timeout: the longest any one wait of a rank may last
 build_dir="$repo/build"; build=1; logs=""; png=""; only=""; mpi_bind=default
+segment=""; extra_env_text=
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --ranks|--rounds|--sizes|-f|-n|-w|--tls|--star-rates|--star-sizes|--star-n|--star-w|\
-    --star-burst|--star-limit|--idle|--timeout|--build|--logs|--png|--only|--mpi-bind)
+    --star-burst|--star-limit|--idle|--timeout|--build|--logs|--png|--only|--mpi-bind|--segment|\
+    --ucx-env)
       [ $# -ge 2 ] || die "$1 needs a value"
       case "$1" in
         --ranks) ranks_list="$2" ;; --rounds) rounds="$2" ;; --sizes) sizes="$2" ;;
@@ -85,6 +91,7 @@ while [ $# -gt 0 ]; do
         --star-burst) star_burst="$2" ;; --star-limit) star_limit="$2" ;;
         --idle) idle="$2" ;; --timeout) run_timeout="$2" ;; --build) build_dir="$2" ;;
         --logs) logs="$2" ;; --png) png="$2" ;; --only) only="$2" ;; --mpi-bind) mpi_bind="$2" ;;
+        --segment) segment="$2" ;; --ucx-env) extra_env_text="$2" ;;
       esac
       shift 2 ;;
     --no-build) build=0; shift ;;
@@ -131,8 +138,7 @@ if [ "$build" -eq 1 ]; then
   mkdir -p "$build_dir"
   blog="$build_dir/ring-compare-build.log"
   echo "ring_compare: building dlc-bench in $build_dir (log $blog)" >&2
-  # RelWithDebInfo, the project's default (bench/lib.sh, scripts/test.sh): Release (-O3)
-  # does not build with GCC 12 here (a -Werror=restrict false positive in flows/).
+  # RelWithDebInfo, the project's default (bench/lib.sh, scripts/test.sh).
   if nice -n 10 cmake -S "$repo" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$blog" 2>&1 &&
     nice -n 10 cmake --build "$build_dir" -j2 --target dlc-bench >>"$blog" 2>&1; then
     build_note="rebuilt (RelWithDebInfo)"
@@ -178,6 +184,9 @@ mpi_common=(--allow-run-as-root --oversubscribe "${mpi_bind_args[@]}" --mca orte
   --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any
   --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4)
 idle_args=(); [ -z "$idle" ] || idle_args=(--idle "$idle")
+[ -z "$segment" ] || idle_args+=(--segment "$segment")
+read -r -a extra_env <<<"$extra_env_text"
+for e in "${extra_env[@]}"; do [[ "$e" =~ ^UCX_[A-Z0-9_]+=.+$ ]] || die "--ucx-env: UCX_NAME=VALUE words, got '$e'"; done
 
 # fabric NAME: sets ucx_env (VAR=VALUE ...) and ucx_tls for a host fabric.
 fabric() {
@@ -186,6 +195,7 @@ fabric() {
     sm) ucx_tls="sm,self"; ucx_env=("UCX_TLS=sm,self") ;;
     posix) ucx_tls="posix,self"; ucx_env=("UCX_TLS=posix,self") ;;
   esac
+  ucx_env+=("${extra_env[@]}")
 }
 
 # sweep MIN:MAX -> "-b MIN -e MAX -f F"
@@ -303,7 +313,7 @@ star_dlc() {
   # shellcheck disable=SC2046
   timed bash "$repo/scripts/star-run.sh" --prefix "$star_prefix" --ranks "$n" --subnet "$star_subnet" \
     --port "$star_port" --timeout "$run_timeout" --logs "$work/raw/$tag.ranks" -- \
-    env UCX_TLS=tcp,self "$bin" ring --collective allreduce $(sweep "$star_sizes") -n "$it" -w "$wu" \
+    env UCX_TLS=tcp,self "${extra_env[@]}" "$bin" ring --collective allreduce $(sweep "$star_sizes") -n "$it" -w "$wu" \
     -c "$check" --transport ucx --ucx-tls tcp,self --timeout "$wait_timeout" "${idle_args[@]}" \
     --json "$json" >"$log" 2>&1
   record "$section" "$n" "$round" dlcnet "$kind" "$json" "$run_status" "$run_secs" "$log"
@@ -319,7 +329,7 @@ star_apps() {
   mpmd=()
   for ((i = 0; i < n; i++)); do
     [ "$i" -eq 0 ] || mpmd+=(:)
-    mpmd+=(-np 1 ip netns exec "$star_prefix-h$i" env "UCX_TLS=tcp,self" "UCX_NET_DEVICES=h$i"
+    mpmd+=(-np 1 ip netns exec "$star_prefix-h$i" env "UCX_TLS=tcp,self" "UCX_NET_DEVICES=h$i" "${extra_env[@]}"
       ${preload:+"LD_PRELOAD=$preload"} "$mpi_bin" "$@")
   done
 }
@@ -408,7 +418,7 @@ if [ "$star" -eq 1 ]; then
       echo "pmix port $hv $star_subnet.254 (bridge port pmx, no qdisc)" >>"$work/raw/$section-star.txt"
     fi
     tcp_stream "$section" "$rate_bps"
-    ucx_env=("UCX_TLS=tcp,self")
+    ucx_env=("UCX_TLS=tcp,self" "${extra_env[@]}")
     if [ "$star_mpi" -eq 1 ]; then
       for n in $ranks_list; do
         star_apps "$n" "$probe" -s 1M -n 3 -w 1 -c 1
@@ -457,6 +467,8 @@ bench_context "$work/context.json" \
   "star_tbf=$(json_str "tbf on every port (--all-ports), burst $star_burst, limit $star_limit")" \
   "star_mpi=$( [ "$star" -eq 1 ] && [ "$star_mpi" -eq 1 ] && echo true || echo false)" \
   "dlcnet_idle=$(json_str "${idle:-auto, dlc-bench default}")" \
+  "dlcnet_segment=$(json_str "${segment:-dlc-bench default}")" \
+  "ucx_env_both_tools=$(json_str "$extra_env_text")" \
   "mpi_bind=$(json_str "$mpi_bind")" \
   "run_timeout_s=$run_timeout" \
   "mpirun_common=$(json_str "mpirun ${mpi_common[*]}")" \

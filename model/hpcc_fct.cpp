@@ -13,7 +13,8 @@
 namespace dlcnet::model {
 namespace {
 
-constexpr uint32_t kFirstSport = 10000;  // HPCC's third.cc: every host's ports from 10000
+// HPCC's third.cc: `portNumder[src][dst]++`, every (source, destination) pair's ports from 10000.
+constexpr uint32_t kFirstSport = 10000;
 
 uint64_t to_ns(double s) {
   return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9));
@@ -40,13 +41,13 @@ std::vector<FctRecord> fct_from_prediction(std::span<const HpccFlow> flows,
   if (prediction.messages.size() != flows.size())
     throw Error("fct.txt: the prediction does not hold one message per flow");
   std::vector<FctRecord> out(flows.size());
-  std::unordered_map<uint32_t, uint32_t> next_port;
+  std::unordered_map<uint64_t, uint32_t> next_port;  // (src << 32) | dst
   std::vector<double> done(flows.size());
   for (size_t i = 0; i < flows.size(); ++i) {
     const HpccFlow& f = flows[i];
     const MessageTimes& t = prediction.messages[i];
     done[i] = t.finish_s + c.base_latency_s;  // the last byte's acknowledgement is back
-    auto [it, fresh] = next_port.try_emplace(f.src, kFirstSport);
+    auto [it, fresh] = next_port.try_emplace((uint64_t{f.src} << 32) | f.dst, kFirstSport);
     out[i] = FctRecord{hpcc_node_ip(f.src),
                        hpcc_node_ip(f.dst),
                        it->second++,

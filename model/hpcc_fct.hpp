@@ -1,10 +1,10 @@
 // HPCC's flow completion output (`fct.txt`, FCT_OUTPUT_FILE), one line per flow, written when
 // the sender's flow completes:
 //   sip dip sport dport size start_ns fct_ns standalone_fct_ns
-// sip/dip: the hosts' addresses in hex (node id = (ip >> 8) & 0xffff); sport: the source
-// host's ports from 10000 in the order its flows start; start: absolute, in ns; fct: from start
-// to the sender's completion (the last byte acknowledged); standalone_fct: the same flow alone
-// on an idle network, so fct / standalone_fct >= 1 (docs/model.md).
+// sip/dip: the hosts' addresses in hex (node id = (ip >> 8) & 0xffff); sport: the
+// (source, destination) pair's ports from 10000 in the order its flows start; start: absolute, in
+// ns; fct: from start to the sender's completion (the last byte acknowledged); standalone_fct: the
+// same flow alone on an idle network, so fct / standalone_fct >= 1 (docs/model.md).
 #pragma once
 
 #include <cstdint>

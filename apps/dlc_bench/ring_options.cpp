@@ -11,7 +11,7 @@ namespace {
 
 struct Text {
   std::string min = "8", max = "32M", size, increment = "0", collective = "allreduce", op = "send",
-              idle = "auto", segment = "0";
+              idle = "auto", segment = "1M";
   double factor = 2;
   int check = 1;
   int rank = -1, world = -1;
