@@ -2,7 +2,7 @@
 # help-all.sh TOOL --help|--version: the text help2man turns into TOOL's man page
 # (cmake/dlcnet_install.cmake). --help: TOOL's own --help, then every subcommand's, its
 # headings ("Options:") named after the subcommand ("lat options:") so that each becomes a
-# section of its own. --version: TOOL's. The man page is the text --help prints, never a copy.
+# section of its own, its description and usage paragraphs of their own. --version: TOOL's. The man page is the text --help prints, never a copy.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=completion.bash
@@ -17,8 +17,16 @@ case "${2:-}" in
     exit 2
     ;;
 esac
-"$tool" --help
+# The tool runs under its bare name: CLI11's "Usage:" lines print argv[0].
+name="$(basename "$tool")"
+help() { (exec -a "$name" "$tool" "$@" --help); }
+help
 for sub in $(_dlcnet_subcommands "$tool"); do
   echo
-  "$tool" "$sub" --help | sed -E "s/^([A-Z][a-z]+):\$/$sub \\L\\1:/; s/^Usage:/Usage of $sub:/"
+  help "$sub" | awk -v cmd="$name $sub" -v sc="$sub" '
+    NR == 1 && !/^Usage:/ { print cmd ": " $0; print ""; next }
+    /^Usage:/ { sub(/^Usage:/, "Usage of " sc ":"); print; print ""; next }
+    /^[A-Z][a-z]+:$/ { print sc " " tolower($0); next }
+    { print }'
+
 done
