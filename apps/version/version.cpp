@@ -10,7 +10,7 @@ std::string version_text(std::string_view tool) {
   if (!commit.empty()) text += "git commit " + commit + "\n";
   text += "built against UCX " DLCNET_BUILT_UCX_VERSION ", libibverbs " DLCNET_BUILT_IBVERBS_VERSION
           "\n";
-  text += "Licence: Apache-2.0";
+  text += "Copyright 2026 the dlcnet authors. Licence: Apache-2.0.";
   return text;
 }
 

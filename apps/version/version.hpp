@@ -12,8 +12,9 @@ class App;
 
 namespace dlcnet {
 
-// "dlc-bench (dlcnet) 0.1.0", then the git commit when it was known at configure time, then
-// the UCX and libibverbs versions the build compiled against (pkg-config's).
+// "dlc-bench (dlcnet) 0.1.0", then the git commit when it was known at configure time, the
+// UCX and libibverbs versions the build compiled against (pkg-config's), and the copyright
+// and licence line.
 std::string version_text(std::string_view tool);
 
 // Adds -V/--version, printing version_text(tool), to `app` and to every subcommand it has
