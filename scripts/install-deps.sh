@@ -21,6 +21,9 @@ packages=(
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 xz-utils
   # benchmark plots (bench/setup_scale.sh, bench/fanin.sh)
   python3-matplotlib
+  # packaging: man pages from --help (help2man), the package test reads them (man-db);
+  # CPack's .deb takes its Depends from dpkg-shlibdeps (dpkg-dev, with build-essential)
+  help2man man-db dpkg-dev
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "trace/trace_loader.hpp"
@@ -181,6 +182,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", r.quiet, "only errors");
+  add_version_flag(app, "dlc-bench");
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::ParseError& e) {

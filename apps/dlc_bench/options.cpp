@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -42,7 +43,6 @@ ParseResult parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"dlc-bench: point-to-point RDMA/UCX latency and bandwidth, perftest-compatible"};
   app.require_subcommand(1);
-  app.footer("dlc-bench fanin --help: the parameter-server incast, an N-rank job");
   std::string op = "send", size_text, transport = "auto";
   bool sweep = false;
   uint64_t iters = 0;
@@ -75,6 +75,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
   CLI::App* bw = app.add_subcommand("bw", "bandwidth (streaming)");
   add_common(lat);
   add_common(bw);
+  // fanin and ring have parsers of their own (main.cpp hands them argv first); they are listed
+  // here so that --help, the man page and the bash completion name them.
+  app.add_subcommand("fanin", "the parameter-server incast, an N-rank job (fanin --help)");
+  app.add_subcommand("ring", "nccl-tests' collectives over N ranks (ring --help)");
+  add_version_flag(app, "dlc-bench");
   o.spec.warmup = 100;
   try {
     app.parse(argc, argv);

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -121,6 +122,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   // Tests only: this rank adds 1 to one element of its input every iteration, so the check
   // must find it (tests/patterns/ring_*.sh).
   app.add_option("--test-corrupt-rank", s.corrupt_rank)->group("");
+  add_version_flag(app, "dlc-bench");
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::ParseError& err) {

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -104,6 +105,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");
   app.add_option("--fault-rank", r.fault_rank)->group("");    // tests: kill this rank...
   app.add_option("--fault-after", r.fault_after)->group("");  // ...after this many completions
+  add_version_flag(app, "dlc-replay");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "apps/dlc_trace/commands.hpp"
+#include "apps/version/version.hpp"
 #include "core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   add_synth(app, &exit, args);
   add_convert(app, &exit, args);
   add_bench_load(app, &exit, args);
+  dlcnet::add_version_flag(app, "dlc-trace");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

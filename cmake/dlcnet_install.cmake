@@ -1,0 +1,56 @@
+# What `cmake --install` puts where (GNU layout under CMAKE_INSTALL_PREFIX; the .deb uses /usr):
+#   bin/<tool>                                      the tools (dlcnet_install_tool)
+#   share/man/man1/<tool>.1.gz                      made at build time by help2man from the
+#                                                   built tool's --help (packaging/help-all.sh)
+#   share/bash-completion/completions/<tool>        packaging/completion.bash (reads --help)
+#   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md
+#   share/dlcnet/scripts/                           netns-star.sh, star-run.sh
+#   share/dlcnet/examples/                          the bundled example job
+include(GNUInstallDirs)
+
+find_program(DLCNET_HELP2MAN help2man)
+if(NOT DLCNET_HELP2MAN)
+  message(WARNING "help2man not found: no man pages (scripts/install-deps.sh installs it)")
+endif()
+
+# dlcnet_install_tool(TOOL SUMMARY): installs TOOL, its man page (SUMMARY is the page's NAME
+# line) and its bash completion, and lists it in the global property DLCNET_TOOLS.
+function(dlcnet_install_tool tool summary)
+  set_property(GLOBAL APPEND PROPERTY DLCNET_TOOLS ${tool})
+  install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/completion.bash
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME ${tool})
+  if(NOT DLCNET_HELP2MAN)
+    return()
+  endif()
+  set(_page ${PROJECT_BINARY_DIR}/man/${tool}.1)
+  set(_help_all ${PROJECT_SOURCE_DIR}/packaging/help-all.sh)
+  # help2man runs a program with --help and --version: this one, named after the tool.
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/man/run/${tool}
+       CONTENT "#!/bin/sh\nexec bash '${_help_all}' '$<TARGET_FILE:${tool}>' \"$@\"\n"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                        WORLD_READ WORLD_EXECUTE)
+  add_custom_command(
+    OUTPUT ${_page}.gz
+    COMMAND ${DLCNET_HELP2MAN} --no-info --no-discard-stderr --section=1 --source=dlcnet
+            --name=${summary} --output=${_page} ${PROJECT_BINARY_DIR}/man/run/${tool}
+    COMMAND gzip -9nf ${_page}
+    DEPENDS ${tool} ${_help_all} ${PROJECT_SOURCE_DIR}/packaging/completion.bash
+    COMMENT "Man page of ${tool} (help2man)"
+    VERBATIM)
+  add_custom_target(${tool}-man ALL DEPENDS ${_page}.gz)
+  install(FILES ${_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endfunction()
+
+# The files every installation has, whichever tools are built.
+function(dlcnet_install_shared)
+  file(GLOB _docs ${PROJECT_SOURCE_DIR}/docs/*.md)
+  install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
+                ${PROJECT_SOURCE_DIR}/packaging/copyright ${_docs}
+          DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/netns-star.sh
+                   ${PROJECT_SOURCE_DIR}/scripts/star-run.sh
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/scripts)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/examples)
+endfunction()

@@ -1,0 +1,65 @@
+# Bash completion for the dlcnet tools. It reads the tool's own --help (and the subcommand's)
+# at every completion, so it follows the options as they are defined. Installed once per tool
+# as share/bash-completion/completions/<tool>; packaging/help-all.sh uses its readers too.
+# CLI11's help lists "  -s,--size TEXT  description": one space before a value's type, two or
+# more before the description; "{a,b}" after the type lists the accepted values.
+
+# _dlcnet_subcommands TOOL: the subcommands TOOL's --help lists, one a line.
+_dlcnet_subcommands() {
+  "$1" --help 2>/dev/null |
+    awk '/^Subcommands:$/ { on = 1; next } on && /^$/ { on = 0 } on && /^  [^ -]/ { print $1 }'
+}
+
+# _dlcnet_options TOOL [SUB]: every option name of TOOL [SUB], one a line.
+_dlcnet_options() {
+  "$@" --help 2>/dev/null |
+    awk '/^  -/ { n = split($1, names, ","); for (i = 1; i <= n; i++) print names[i] }'
+}
+
+# _dlcnet_option_value OPTION TOOL [SUB]: exits 1 when OPTION is a flag or unknown; else prints
+# the values it accepts (nothing when any value goes).
+_dlcnet_option_value() {
+  local opt="$1"
+  shift
+  "$@" --help 2>/dev/null | awk -v opt="$opt" '
+    /^  -/ {
+      n = split($1, names, ",")
+      for (i = 1; i <= n; i++) if (names[i] == opt) found = $0
+    }
+    END {
+      if (found == "" || found !~ /^  -[^ ]+ [^ ]/) exit 1
+      if (match(found, /\{[^}]*\}/)) {
+        values = substr(found, RSTART + 1, RLENGTH - 2)
+        gsub(",", " ", values)
+        print values
+      }
+    }'
+}
+
+_dlcnet() {
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" tool="${COMP_WORDS[0]}" sub="" subs values w
+  [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD - 1]}"
+  subs="$(_dlcnet_subcommands "$tool")"
+  if [ "$COMP_CWORD" -gt 1 ]; then
+    for w in $subs; do [ "${COMP_WORDS[1]}" = "$w" ] && sub="$w"; done
+  fi
+  local -a cmd=("$tool")
+  [ -n "$sub" ] && cmd+=("$sub")
+  COMPREPLY=()
+  if [[ "$prev" == -* ]] && values="$(_dlcnet_option_value "$prev" "${cmd[@]}")"; then
+    if [ -n "$values" ]; then
+      mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+    else
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    fi
+  elif [ "$COMP_CWORD" -eq 1 ] && [ -n "$subs" ] && [[ "$cur" != -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$subs" -- "$cur")
+  elif [[ "$cur" == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$(_dlcnet_options "${cmd[@]}")" -- "$cur")
+  else
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+  fi
+}
+
+# Every tool of the project (a new tool adds its name here).
+complete -o filenames -F _dlcnet dlc-bench dlc-trace dlc-replay
