@@ -62,4 +62,4 @@ _dlcnet() {
 }
 
 # Every tool of the project (a new tool adds its name here).
-complete -o filenames -F _dlcnet dlc-bench dlc-trace dlc-replay
+complete -o filenames -F _dlcnet dlc-bench dlc-trace dlc-replay dlc-compare

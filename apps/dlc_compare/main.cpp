@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "apps/dlc_compare/commands.hpp"
+#include "apps/version/version.hpp"
 #include "core/error.hpp"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   const Argv args{argc, argv};
   add_predict(app, &exit, args);
   add_model_speed(app, &exit, args);
+  dlcnet::add_version_flag(app, "dlc-compare");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
