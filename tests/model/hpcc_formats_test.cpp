@@ -93,7 +93,8 @@ TEST(ModelFctTxt, PredictionAsHpccWritesIt) {
   // f0 0->1 and f1 0->2 (1 MB each, at 0) share up link 0: B/2 each, last byte sent at 2 ms,
   // arrived 1 us later, acknowledged 1 us after that: fct 2.002 ms. Alone: 2 x 1 us + 1 ms.
   // f2 1->2 (1000 B at 10 ms) is alone: 1 us + 2 x 1 us, its standalone time too.
-  // Ports per source host from 10000 in start order; lines in order of sender completion.
+  // Ports per (source, destination) pair from 10000 in start order (each pair here has one flow);
+  // lines in order of sender completion.
   const std::vector<HpccFlow> flows{flow(0, 1, 1000000, 0), flow(0, 2, 1000000, 0),
                                     flow(1, 2, 1000, 0.01, 200)};
   const Calibration c = plain_calibration();
@@ -103,7 +104,7 @@ TEST(ModelFctTxt, PredictionAsHpccWritesIt) {
   write_fct_txt(out, records);
   const std::string text =
       "0b000001 0b000101 10000 100 1000000 0 2002000 1002000\n"
-      "0b000001 0b000201 10001 100 1000000 0 2002000 1002000\n"
+      "0b000001 0b000201 10000 100 1000000 0 2002000 1002000\n"
       "0b000101 0b000201 10000 200 1000 10000000 3000 3000\n";
   EXPECT_EQ(out.str(), text);
   std::istringstream in(text);
