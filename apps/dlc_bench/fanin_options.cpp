@@ -175,7 +175,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
   app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
   uint64_t token = 0;
-  auto* tok = app.add_option("--job-token", token, "a number every rank of one job shares");
+  auto* tok = app.add_option("--job-token", token, "a number every rank of one job shares")
+                  ->check(dlcnet::cli::whole<uint64_t>(0));
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
   app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
       ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));

@@ -83,7 +83,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
     sub->add_option("--records", o.records_path, "write one CSV line per message here");
     sub->add_option("--timeout", o.spec.timeout_s, "seconds without progress before giving up")
         ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
-    sub->add_option("--wire-version", o.wire_version)->group("");  // tests only
+    sub->add_option("--wire-version", o.wire_version)
+        ->check(dlcnet::cli::whole<uint16_t>(0))
+        ->group("");  // tests only
   };
   CLI::App* lat = app.add_subcommand("lat", "latency (ping-pong; read: round trip)");
   CLI::App* bw = app.add_subcommand("bw", "bandwidth (streaming)");

@@ -81,7 +81,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--world-size", world, "number of ranks")
       ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
   app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
-  auto* tok = app.add_option("--job-token", token, "shared secret of this job's ranks");
+  auto* tok = app.add_option("--job-token", token, "shared secret of this job's ranks")
+                  ->check(dlcnet::cli::whole<uint64_t>(0));
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
   app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
       ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));

@@ -31,7 +31,7 @@ TEST(Number, RefusesWhatStrtoullWouldWrapOrTruncate) {
   // `-n -1` became 2^64 - 1 through CLI11's strtoull.
   EXPECT_EQ(error_of([] { parse_unsigned("-1", "-n", 1, 1000); }),
             "-n: '-1' is negative (expected a whole number from 1 to 1000)");
-  for (const char* bad : {"", "1.5", "0x10", "1e3", "12abc", " 1", "--1", "+-1"}) {
+  for (const char* bad : {"", "1.5", "0x10", "1e3", "12abc", " 1", "+-1", "++1"}) {
     EXPECT_NE(error_of([&] { parse_unsigned(bad, "-n", 0, 1000); }).find("is not a whole number"),
               std::string::npos)
         << bad;

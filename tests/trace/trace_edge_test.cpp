@@ -195,5 +195,19 @@ TEST(Edge, SchedulerDtimeBeyondInt64NanosecondsIsABadNumber) {
                                          "expected microseconds, found 9000000000000000000"));
 }
 
+// Files of two jobs: the message named the first file as "" (its name was read after the
+// file's node had been moved into the job).
+TEST(Edge, InconsistentJobNamesBothFiles) {
+  test::TempDir dir;
+  std::filesystem::copy(test::data("basic"), dir / "job", std::filesystem::copy_options::recursive);
+  std::string s = test::read_file(dir / "job/worker1/trace_record.txt");
+  s.replace(s.find("num_servers: = 1"), 16, "num_servers: = 2");
+  test::write_file(dir / "job/worker1/trace_record.txt", s);
+  EXPECT_THAT(all_errors(test::load(dir / "job")),
+              HasSubstr("worker1/trace_record.txt: error: this file's job has 2 workers and 2 "
+                        "servers, " +
+                        (dir / "job/server0/trace_record.txt") + "'s has 2 and 1"));
+}
+
 }  // namespace
 }  // namespace dlcnet::trace
