@@ -166,7 +166,7 @@ TEST(Cli, StatsOfAnIterationNear2To31EndsAtOnce) {
 // A pipe: nothing lost to the format sniff (its first line was).
 TEST(Cli, ValidateReadsAPipe) {
   const std::string file = test::data("basic/worker0/trace_record.txt");
-  const CliRun r = run("validate /dev/stdin -q", "cat " + file + " | ");
+  const CliRun r = run("validate /dev/stdin", "cat " + file + " | ");
   EXPECT_EQ(r.exit, 0) << r.output;
   EXPECT_THAT(r.output, ::testing::HasSubstr("clean: 1 node files, 26 records"));
 }
