@@ -157,6 +157,9 @@ std::vector<std::string> expand_hostlist(std::string_view list) {
     if (item.empty()) continue;
     const auto open = item.find('[');
     if (open == std::string_view::npos) {
+      if (out.size() >= kMaxHostlistHosts) {
+        throw Error("hostlist: more than " + std::to_string(kMaxHostlistHosts) + " hosts");
+      }
       out.emplace_back(item);
       continue;
     }
@@ -186,6 +189,12 @@ std::vector<std::string> expand_hostlist(std::string_view list) {
         throw Error("hostlist '" + std::string(list) + "': bad range '" + std::string(range) + "'");
       }
       const size_t width = lo_text.size();  // "01-03": zero padding kept
+      // Bounded before anything is built (found by tests/fuzz/fuzz_units: a product of
+      // ranges ran for minutes and gigabytes).
+      if ((hi - lo + 1) * suffixes.size() > kMaxHostlistHosts - out.size()) {
+        throw Error("hostlist '" + std::string(list).substr(0, 80) + "': more than " +
+                    std::to_string(kMaxHostlistHosts) + " hosts");
+      }
       for (unsigned long v = lo; v <= hi; ++v) {
         std::string num = std::to_string(v);
         if (num.size() < width) num.insert(0, width - num.size(), '0');

@@ -48,7 +48,9 @@ std::optional<RankEnv> resolve_rank_env(const ExplicitRank& given, const EnvLook
 std::pair<std::string, uint16_t> parse_host_port(std::string_view text, std::string_view what);
 
 // Slurm hostlist expansion: "node[01-03,7],gpu7" -> node01 node02 node03 node7 gpu7 (zero
-// padding kept). Throws Error on unbalanced brackets or a bad range.
+// padding kept). Throws Error on unbalanced brackets, a bad range, or more than
+// kMaxHostlistHosts names (ranges in brackets multiply: "a[0-6744]b[0-6744]" is 45 million).
+inline constexpr size_t kMaxHostlistHosts = 65536;
 std::vector<std::string> expand_hostlist(std::string_view list);
 
 // FNV-1a of a string: stable across hosts and builds (std::hash is not).

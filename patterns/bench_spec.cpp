@@ -1,6 +1,7 @@
 #include "patterns/bench_spec.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -45,6 +46,15 @@ BenchSpec BenchSpec::decode(const Bytes& b, const std::string& from) {
     throw ProtocolError(from + ": " + std::to_string(n) + " sizes is more than a sweep has");
   for (uint32_t i = 0; i < n; ++i) s.sizes.push_back(r.u64("size"));
   r.expect_end();
+  // The server adopts these: only what the client's own options accept (a nan duration made
+  // an int overflow of the server's deadline).
+  if (!std::isfinite(s.duration_s) || s.duration_s < 0 || s.duration_s > 7 * 86400.0) {
+    throw ProtocolError(from + ": duration " + std::to_string(s.duration_s) +
+                        " s is not one a client sends");
+  }
+  if (s.timeout_s < 1 || s.timeout_s > 7 * 86400 || s.tx_depth < 1 || s.tx_depth > (1u << 16)) {
+    throw ProtocolError(from + ": timeout or tx depth out of range");
+  }
   return s;
 }
 

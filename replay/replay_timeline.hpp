@@ -21,7 +21,10 @@ struct Copies {
   int32_t replay_iterations = 0;  // N
   uint32_t count = 1;             // copies
 
+  // Throws Error when the replay would not fit: more records than a timeline indexes, opnums
+  // looped past int32 (naming the record's file:line), or more memory than the host has.
   static Copies make(const trace::Job& job, uint32_t iterations);
+  void check_fits(const trace::Job& job, uint32_t iterations) const;
   // Whether a record of trace iteration `it` is replayed in copy `c`.
   bool includes(uint32_t c, int32_t it) const noexcept {
     if (c == 0)

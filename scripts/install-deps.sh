@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake pkg-config clang-format
+  # fuzzing (tests/fuzz, scripts/fuzz.sh): clang and its libFuzzer
+  clang libfuzzer-14-dev
   # RDMA user space (verbs, rdma_cm, providers incl. rxe) and tools
   libibverbs-dev librdmacm-dev ibverbs-providers rdma-core ibverbs-utils rdmacm-utils
   # UCX

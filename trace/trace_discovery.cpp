@@ -15,6 +15,27 @@ bool name_has(const fs::path& p, std::string_view part) {
   return p.filename().string().find(part) != std::string::npos;
 }
 
+bool trace_like_name(const fs::path& p) {
+  return name_has(p, "trace_sch_record") ||
+         (name_has(p, "trace_record") && p.extension() == ".txt") || p.extension() == ".csv";
+}
+
+std::string kind_of(const fs::file_status& st) {
+  switch (st.type()) {
+    case fs::file_type::directory:
+      return "a directory";
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::block:
+    case fs::file_type::character:
+      return "a device";
+    default:
+      return "not a regular file";
+  }
+}
+
 }  // namespace
 
 std::vector<JobFile> discover_job_files(std::span<const std::string> inputs, Diagnostics& diag) {
@@ -30,8 +51,22 @@ std::vector<JobFile> discover_job_files(std::span<const std::string> inputs, Dia
       std::vector<JobFile> found;
       for (auto it = fs::recursive_directory_iterator(input, ec);
            !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
         const fs::path& p = it->path();
+        const fs::file_status est = it->status(ec);
+        if (ec) {  // a dangling symbolic link, say: one entry, not the whole walk
+          if (trace_like_name(p)) diag.add(Problem::kIo, p.string(), 0, ec.message());
+          ec.clear();
+          continue;
+        }
+        if (!fs::is_regular_file(est)) {
+          // Named like a trace file but not one: say so, rather than skip it and leave the
+          // user with an error about another file (a missing node, say).
+          if (trace_like_name(p)) {
+            diag.add(Problem::kIo, p.string(), 0,
+                     "is " + kind_of(est) + ", not a regular file: a trace file must be one");
+          }
+          continue;
+        }
         if (name_has(p, "trace_sch_record")) {
           found.push_back({p.string(), FileKind::kSketchScheduler});
         } else if (name_has(p, "trace_record") && p.extension() == ".txt") {
@@ -52,6 +87,8 @@ std::vector<JobFile> discover_job_files(std::span<const std::string> inputs, Dia
     const fs::path p(input);
     if (name_has(p, "trace_sch_record")) {
       files.push_back({input, FileKind::kSketchScheduler});
+    } else if (!fs::is_regular_file(st)) {
+      files.push_back({input, FileKind::kStream});
     } else if (is_native_file(input)) {
       files.push_back({input, FileKind::kNative});
     } else {

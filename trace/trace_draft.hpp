@@ -9,6 +9,7 @@
 #include "trace/trace_channels.hpp"
 #include "trace/trace_diagnostics.hpp"
 #include "trace/trace_model.hpp"
+#include "trace/trace_text.hpp"
 
 namespace dlcnet::trace {
 
@@ -40,7 +41,8 @@ struct NodeDraft {
 
 // Reads one SketchDLC data file (trace_record.txt) into `draft`. Problems go to `diag`; returns
 // false when the file is rejected outright (not a DLC trace, unreadable, no usable header).
-bool read_sketch_data_file(const std::string& path, NodeDraft& draft, Diagnostics& diag);
+bool read_sketch_data_file(const std::string& path, NodeDraft& draft, Diagnostics& diag,
+                           LineReader* in = nullptr);
 
 // Reads a scheduler-message file (trace_sch_record.txt) into node.control. The node's role
 // must be set (its rows must be that role's), and `scheduler_rank` is W + S.

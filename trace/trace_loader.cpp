@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "core/error.hpp"
 #include "trace/trace_cycles.hpp"
@@ -31,16 +32,31 @@ std::vector<NodeDraft> read_drafts(const std::vector<JobFile>& files, Diagnostic
   for (const JobFile& f : files) {
     const double t0 = thread_cpu_s();
     const size_t first = drafts.size();
-    if (f.kind == FileKind::kSketchData) {
+    FileKind kind = f.kind;
+    std::optional<LineReader> stream;
+    if (kind == FileKind::kStream) {
+      // Opened once; the format from its first bytes, which stay in the reader's buffer.
+      try {
+        stream.emplace(f.path);
+        kind = looks_native(stream->peek(kUtf8Bom.size() + kNativePrefix.size()))
+                   ? FileKind::kNative
+                   : FileKind::kSketchData;
+      } catch (const Error& e) {
+        diag.add(Problem::kIo, f.path, 0, e.what());
+        continue;
+      }
+    }
+    LineReader* in = stream ? &*stream : nullptr;
+    if (kind == FileKind::kSketchData) {
       NodeDraft d;
-      if (!read_sketch_data_file(f.path, d, diag)) continue;
+      if (!read_sketch_data_file(f.path, d, diag, in)) continue;
       if (!d.identified) {
         diag.add(Problem::kSkippedFile, f.path, 0, "no records: cannot tell whose file it is");
         continue;
       }
       drafts.push_back(std::move(d));
-    } else if (f.kind == FileKind::kNative) {
-      read_native_file(f.path, drafts, diag);
+    } else if (kind == FileKind::kNative) {
+      read_native_file(f.path, drafts, diag, in);
     }
     const double t1 = thread_cpu_s();
     for (size_t i = first; i < drafts.size(); ++i) resolve_dependencies(drafts[i], diag);
@@ -53,16 +69,19 @@ std::vector<NodeDraft> read_drafts(const std::vector<JobFile>& files, Diagnostic
 // Places the drafts at their ranks; the first draft fixes the job's shape.
 Job place_nodes(std::vector<NodeDraft>& drafts, std::vector<ChannelTable>& channels,
                 Diagnostics& diag) {
-  const NodeDraft& first = drafts.front();
-  Job job = make_job_skeleton(static_cast<uint16_t>(first.num_workers),
-                              static_cast<uint16_t>(first.num_servers));
+  // Copies: the loop below moves the first draft's node (and its file name) into the job.
+  const int32_t first_workers = drafts.front().num_workers;
+  const int32_t first_servers = drafts.front().num_servers;
+  const std::string first_file = drafts.front().node.file;
+  Job job =
+      make_job_skeleton(static_cast<uint16_t>(first_workers), static_cast<uint16_t>(first_servers));
   channels.resize(job.nodes.size());
   for (NodeDraft& d : drafts) {
-    if (d.num_workers != first.num_workers || d.num_servers != first.num_servers) {
+    if (d.num_workers != first_workers || d.num_servers != first_servers) {
       diag.add(Problem::kInconsistentJob, d.node.file, 0,
                "this file's job has " + std::to_string(d.num_workers) + " workers and " +
-                   std::to_string(d.num_servers) + " servers, " + first.node.file + "'s has " +
-                   std::to_string(first.num_workers) + " and " + std::to_string(first.num_servers) +
+                   std::to_string(d.num_servers) + " servers, " + first_file + "'s has " +
+                   std::to_string(first_workers) + " and " + std::to_string(first_servers) +
                    ": files of different jobs");
       continue;
     }

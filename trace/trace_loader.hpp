@@ -11,7 +11,10 @@
 
 namespace dlcnet::trace {
 
-enum class FileKind { kSketchData, kSketchScheduler, kNative };
+// kStream: a file named on the command line that is not a regular file (a pipe, `<(...)`, a
+// FIFO, a device): it can be read only once, so its format is told from its first bytes by the
+// reader that then reads it (nothing is lost to a sniff, nothing is opened twice).
+enum class FileKind { kSketchData, kSketchScheduler, kNative, kStream };
 
 struct JobFile {
   std::string path;
@@ -23,7 +26,9 @@ struct JobFile {
 // format's magic line; other files are left alone. A file named on the command line is taken
 // whatever its name: scheduler file if its name says so, native if its first line is the
 // native magic, else a SketchDLC data file (rejected in its first lines if it is not one).
-// Paths that do not exist are errors in `diag`. Sorted by path for reproducible output.
+// Paths that do not exist are errors in `diag`, and so are entries of a directory named like a
+// trace file that are not regular files (a directory, a FIFO: never opened, never waited on).
+// Sorted by path for reproducible output.
 std::vector<JobFile> discover_job_files(std::span<const std::string> inputs, Diagnostics& diag);
 
 struct LoadOptions {

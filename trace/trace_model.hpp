@@ -34,8 +34,11 @@ constexpr int32_t iteration_of(int32_t opnum, Phase phase, int offset) noexcept 
   const int64_t n = static_cast<int64_t>(opnum) + offset - static_cast<int64_t>(phase);
   return static_cast<int32_t>(n >= 0 ? n / 4 : -((-n + 3) / 4));  // floor division
 }
+// In int64, saturated to int32: an iteration near 2^31 (a native file may say so) has no opnum
+// that fits, and a saturated one matches nothing rather than overflowing.
 constexpr int32_t opnum_of(int32_t iteration, Phase phase, int offset) noexcept {
-  return 4 * iteration + static_cast<int32_t>(phase) - offset;
+  const int64_t n = 4 * static_cast<int64_t>(iteration) + static_cast<int64_t>(phase) - offset;
+  return static_cast<int32_t>(n > INT32_MAX ? INT32_MAX : n < INT32_MIN ? INT32_MIN : n);
 }
 
 // One line of a node's trace. 48 bytes; the replay engine walks these in order.

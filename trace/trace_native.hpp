@@ -9,17 +9,29 @@
 
 #include "trace/trace_draft.hpp"
 #include "trace/trace_model.hpp"
+#include "trace/trace_text.hpp"
 
 namespace dlcnet::trace {
 
+// The first line: "# dlcnet-trace <version> workers=W servers=S". Files of every version start
+// with kNativePrefix, so a newer file is told apart from "not a trace" and named as such.
+inline constexpr std::string_view kNativePrefix = "# dlcnet-trace ";
+inline constexpr int kNativeVersion = 1;
 inline constexpr std::string_view kNativeMagic = "# dlcnet-trace 1";
 
-// True when the file's first line starts with kNativeMagic (false if unreadable).
+// True when `head` (a file's first bytes) starts with kNativePrefix, after a byte-order mark
+// if there is one.
+bool looks_native(std::string_view head);
+
+// True when the regular file's first bytes look native (false if unreadable). Do not call it on
+// a pipe or FIFO: it opens the file for a look of its own (discover_job_files does not).
 bool is_native_file(const std::string& path);
 
 // Reads a native file into one draft per node it holds (dependencies resolved, opnums derived
-// when absent). Returns false when the file is rejected outright.
-bool read_native_file(const std::string& path, std::vector<NodeDraft>& drafts, Diagnostics& diag);
+// when absent). Returns false when the file is rejected outright. `in`: the file already open
+// (a pipe whose first bytes were peeked), else it is opened from `path`.
+bool read_native_file(const std::string& path, std::vector<NodeDraft>& drafts, Diagnostics& diag,
+                      LineReader* in = nullptr);
 
 // Writes the present nodes' records (not the scheduler exchanges) as a native file.
 void write_native(const Job& job, const std::string& path);

@@ -73,7 +73,7 @@ std::optional<Op> parse_op(std::string_view s, Role role, bool& sends) {
 class NativeReader {
  public:
   NativeReader(const std::string& path, Diagnostics& diag) : path_(path), diag_(diag) {}
-  bool run(std::vector<NodeDraft>& out);
+  bool run(std::vector<NodeDraft>& out, LineReader* given);
 
  private:
   void error(Problem p, std::string msg) { diag_.add(p, path_, line_, std::move(msg)); }
@@ -92,18 +92,37 @@ class NativeReader {
 };
 
 bool NativeReader::header(std::string_view line) {
-  if (!line.starts_with(kNativeMagic)) {
+  if (line.starts_with(kUtf8Bom)) {
+    error(Problem::kBadHeader,
+          "the file starts with a UTF-8 byte-order mark (bytes EF BB BF): save it without one "
+          "(the first line must be '" +
+              std::string(kNativeMagic) + " workers=W servers=S')");
+    return false;
+  }
+  if (!line.starts_with(kNativePrefix)) {
     error(Problem::kNotATrace, "not a dlcnet native trace: the first line must be '" +
                                    std::string(kNativeMagic) + " workers=W servers=S'");
     return false;
   }
-  Tokenizer t(line.substr(kNativeMagic.size()));
+  Tokenizer t(line.substr(kNativePrefix.size()));
   std::string_view tok;
+  int version = 0;
+  if (!t.next(tok) || !parse_int(tok, version) || version < 1) {
+    error(Problem::kBadHeader, "the first line must be '" + std::string(kNativeMagic) +
+                                   " workers=W servers=S': found version '" + excerpt(tok) + "'");
+    return false;
+  }
+  if (version != kNativeVersion) {
+    error(Problem::kBadHeader, "native format version " + std::to_string(version) +
+                                   ": this dlcnet reads version " + std::to_string(kNativeVersion) +
+                                   " (a newer dlcnet wrote the file?)");
+    return false;
+  }
   while (t.next(tok)) {
     if (tok.starts_with("workers=")) parse_int(tok.substr(8), W_);
     if (tok.starts_with("servers=")) parse_int(tok.substr(8), S_);
   }
-  if (W_ < 1 || S_ < 1 || W_ + S_ > 65534) {
+  if (W_ < 1 || S_ < 1 || int64_t{W_} + S_ > 65534) {
     error(Problem::kBadHeader, "the first line must give workers=W and servers=S (W, S >= 1)");
     return false;
   }
@@ -118,7 +137,14 @@ bool NativeReader::columns(std::string_view line) {
     const size_t comma = line.find(',', at);
     const std::string_view name = trim(line.substr(at, comma - at));
     for (size_t c = 0; c < kNumCols; ++c) {
-      if (kColNames[c] == name) col_[c] = i;
+      if (kColNames[c] != name) continue;
+      if (col_[c] >= 0) {
+        error(Problem::kBadHeader, "column '" + std::string(name) + "' appears twice (columns " +
+                                       std::to_string(col_[c] + 1) + " and " +
+                                       std::to_string(i + 1) + ")");
+        return false;
+      }
+      col_[c] = i;
     }
     ++i;
     if (comma == std::string_view::npos) break;
@@ -236,9 +262,10 @@ void NativeReader::row(std::string_view line) {
   n.dep_type.push_back(static_cast<int8_t>(dep_type));
 }
 
-bool NativeReader::run(std::vector<NodeDraft>& out) {
+bool NativeReader::run(std::vector<NodeDraft>& out, LineReader* given) {
   try {
-    LineReader in(path_);
+    std::optional<LineReader> own;
+    LineReader& in = given != nullptr ? *given : own.emplace(path_);
     std::string_view line;
     int state = 0;  // 0 magic, 1 columns, 2 rows
     while (in.next(line)) {
@@ -273,9 +300,10 @@ bool NativeReader::run(std::vector<NodeDraft>& out) {
 
 }  // namespace
 
-bool read_native_file(const std::string& path, std::vector<NodeDraft>& drafts, Diagnostics& diag) {
+bool read_native_file(const std::string& path, std::vector<NodeDraft>& drafts, Diagnostics& diag,
+                      LineReader* in) {
   NativeReader reader(path, diag);
-  return reader.run(drafts);
+  return reader.run(drafts, in);
 }
 
 }  // namespace dlcnet::trace

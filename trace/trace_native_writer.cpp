@@ -1,6 +1,4 @@
 // Writer of the native CSV format (docs/native-trace-format.md).
-#include <fstream>
-
 #include "trace/trace_native.hpp"
 #include "trace/trace_out.hpp"
 #include "trace/trace_text.hpp"
@@ -17,15 +15,6 @@ void put_node(OutFile& out, const Job& job, uint16_t rank) {
 }
 
 }  // namespace
-
-bool is_native_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  char head[kNativeMagic.size()];
-  in.read(head, static_cast<std::streamsize>(sizeof head));
-  return in.gcount() == static_cast<std::streamsize>(sizeof head) &&
-         std::string_view(head, sizeof head) == kNativeMagic;
-}
 
 void write_native(const Job& job, const std::string& path) {
   OutFile out(path);

@@ -104,6 +104,11 @@ bool read_sketch_sch_file(const std::string& path, Node& node, uint16_t schedule
                 "field 'length': expected a byte count, found " + std::to_string(v[3]));
         continue;
       }
+      if (v[5] < -(int64_t{1} << 53) || v[5] > (int64_t{1} << 53)) {  // as the data rows'
+        problem(Problem::kBadNumber,
+                "field 'dTime': expected microseconds, found " + std::to_string(v[5]));
+        continue;
+      }
       Record rec;
       rec.length = static_cast<uint32_t>(v[3]);
       rec.dtime_ns = v[5] * 1000;

@@ -115,16 +115,17 @@ bool DataFileReader::parse_fast(std::string_view line, ParsedRow& row) {
   Tokens t;
   if (!fast::tokenize(base, line.size(), t, kIdDep + 1) || t.count <= kIdDep) return false;
   const auto at = [&](size_t f) { return base + t.begin[f]; };
+  // 0 or 1, not bool: the results are and-ed without branches (clang rejects '&' on bools).
   const auto number = [&](size_t f, int64_t& v) DLCNET_FAST_LAMBDA {
     const char* p = at(f);
-    return fast::token_number(p, line_end, v);
+    return static_cast<unsigned>(fast::token_number(p, line_end, v));
   };
 
   int64_t src = 0, dst = 0, length = 0, dep_pp = 0, dep_type = 0, dtime = 0, sec = 0, usec = 0;
   // Independent of each other: the CPU overlaps them.
-  bool ok = number(kId, row.id) & number(kSrc, src) & number(kDst, dst) & number(kLength, length) &
-            number(kDepPP, dep_pp) & number(kDepType, dep_type) & number(kDTime, dtime) &
-            same_sec(at(kSec), line_end, sec) & number(kUsec, usec);
+  bool ok = (number(kId, row.id) & number(kSrc, src) & number(kDst, dst) & number(kLength, length) &
+             number(kDepPP, dep_pp) & number(kDepType, dep_type) & number(kDTime, dtime) &
+             static_cast<unsigned>(same_sec(at(kSec), line_end, sec)) & number(kUsec, usec)) != 0;
   ok = ok && length >= 0 && length <= UINT32_MAX && dtime >= -(int64_t{1} << 53) &&
        dtime <= (int64_t{1} << 53) && sec >= 0 && sec <= 9'000'000'000 && usec >= 0 &&
        usec <= 999'999'999;

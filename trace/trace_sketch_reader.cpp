@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "core/error.hpp"
 #include "trace/trace_pages.hpp"
@@ -28,8 +29,9 @@ int64_t last_row_id(const std::string& path, uint64_t file_size);
 
 }  // namespace
 
-bool DataFileReader::run() {
-  LineReader in(path_);
+bool DataFileReader::run(LineReader* given) {
+  std::optional<LineReader> own;
+  LineReader& in = given != nullptr ? *given : own.emplace(path_);
   std::string_view line;
   bool had_newline = true;
   ParsedRow row;
@@ -78,6 +80,10 @@ bool DataFileReader::header_line(std::string_view line) {
         error(Problem::kBadHeader,
               "missing header block: a SketchDLC trace starts with a line of '=' and the "
               "num_workers/num_servers line");
+      } else if (line.starts_with(kUtf8Bom)) {
+        error(Problem::kBadHeader,
+              "the file starts with a UTF-8 byte-order mark (bytes EF BB BF): save it without "
+              "one (a SketchDLC trace starts with its header block, a line of '=' signs)");
       } else {
         error(Problem::kNotATrace,
               "not a SketchDLC trace: expected the header block (a line of '=' signs), found '" +
@@ -87,7 +93,7 @@ bool DataFileReader::header_line(std::string_view line) {
     case State::kHeader:
       if (is_rule_line(line)) {
         if (header_.num_workers < 1 || header_.num_servers < 1 ||
-            header_.num_workers + header_.num_servers > 65534) {
+            int64_t{header_.num_workers} + header_.num_servers > 65534) {
           error(Problem::kBadHeader,
                 "header block has no usable 'num_workers: = W  num_servers: = S' line");
           return false;
@@ -158,6 +164,9 @@ int64_t last_row_id(const std::string& path, uint64_t file_size) {
 // average length (which overestimates: early rows have shorter numbers).
 void DataFileReader::reserve(uint64_t consumed, uint64_t file_size) {
   reserved_ = true;
+  // A pipe or FIFO has no size (0), and a file may shrink while read: nothing to size the
+  // vectors by (they grow as rows come).
+  if (file_size <= consumed || file_size <= rows_start_) return;
   auto& recs = d_.node.records;
   const uint64_t sample = consumed > rows_start_ ? consumed - rows_start_ : 1;
   const double per_row = static_cast<double>(sample) / static_cast<double>(recs.size());
@@ -301,11 +310,12 @@ void DataFileReader::check_order_slow(int64_t id, int64_t time_ns) {
   if (time_ns != 0) prev_time_ = time_ns;
 }
 
-bool read_sketch_data_file(const std::string& path, NodeDraft& draft, Diagnostics& diag) {
+bool read_sketch_data_file(const std::string& path, NodeDraft& draft, Diagnostics& diag,
+                           LineReader* in) {
   draft.node.file = path;
   try {
     DataFileReader reader(path, draft, diag);
-    return reader.run();
+    return reader.run(in);
   } catch (const Error& e) {
     diag.add(Problem::kIo, path, 0, e.what());
     return false;

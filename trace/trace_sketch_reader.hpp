@@ -29,11 +29,14 @@ struct ParsedRow {
   }
 };
 
+struct RowProbe;  // tests/fuzz/fuzz_sketch_rows_diff.cpp: the fast and checked row paths
+
 class DataFileReader {
  public:
   DataFileReader(const std::string& path, NodeDraft& d, Diagnostics& diag)
       : path_(path), d_(d), diag_(diag) {}
-  bool run();
+  // `given`: the file already open (a pipe whose first bytes were peeked), else opened here.
+  bool run(LineReader* given = nullptr);
 
  private:
   enum class State { kStart, kHeader, kColumns, kRows };
@@ -81,6 +84,8 @@ class DataFileReader {
   bool parse_ref(std::string_view text, int32_t own_key, bool full_required, RawRef& out,
                  std::string_view field);
   bool parse_iddep(std::string_view text, ParsedRow& row, int dep_type);
+
+  friend struct RowProbe;
 
   const std::string& path_;
   NodeDraft& d_;

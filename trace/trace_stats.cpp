@@ -43,9 +43,8 @@ void key_samples(const Node& node, std::map<int32_t, KeyAccumulator>& keys) {
     }
     // The round trip at the worker: from the request (the dependency) to its reply.
     const auto deps = node.deps_of(i);
-    const double rtt = deps.empty()
-                           ? static_cast<double>(r.dtime_ns) * 1e-9
-                           : static_cast<double>(r.time_ns - node.records[deps[0]].time_ns) * 1e-9;
+    const double rtt = deps.empty() ? static_cast<double>(r.dtime_ns) * 1e-9
+                                    : seconds_between(node.records[deps[0]].time_ns, r.time_ns);
     if (r.op == Op::kPushRecvWorker) {
       k.push_rtt.push_back(rtt);
     } else {

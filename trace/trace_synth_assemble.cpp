@@ -119,6 +119,20 @@ void check_config(const SynthConfig& c) {
   if (!(c.jitter >= 0 && c.jitter < 1)) fail("--jitter must be in [0, 1)");
   if (!(c.bandwidth_Bps > 0)) fail("--bandwidth must be positive");
   if (!(c.clock_skew_s >= 0)) fail("--clock-skew must be non-negative");
+  // The whole capture must fit the trace's clock (int64 ns from start_epoch_s): an upper bound
+  // of its length, every key's exchange taking every time at once, stays under 100 years.
+  double bytes = 0;
+  for (const ModelParam& p : c.model.params) bytes += static_cast<double>(p.bytes);
+  const double keys = static_cast<double>(c.model.params.size());
+  const double per_iteration =
+      (c.compute_s + keys * (c.update_s + c.search_s + c.think_s + 4 * c.latency_s) +
+       2 * bytes / c.bandwidth_Bps) *
+      (1 + c.jitter) * static_cast<double>(c.workers);
+  if (!(per_iteration * c.iterations + c.clock_skew_s < 100 * 365.25 * 86400)) {
+    fail(
+        "the job would last longer than a trace's clock can count (100 years): fewer "
+        "iterations or shorter times");
+  }
   const uint64_t total = synth_record_count(c);
   if (total / c.servers > UINT32_MAX / 2) fail("too many records for one node's file");
 }

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -32,7 +33,17 @@ int open_for_reading(const std::string& path) {
 LineReader::LineReader(const std::string& path, size_t buffer_bytes)
     : fd_(open_for_reading(path)), path_(path), buf_(buffer_bytes + kLinePadding, '\0') {
   struct stat st {};
-  if (::fstat(fd_, &st) == 0) size_ = static_cast<uint64_t>(st.st_size);
+  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
+    size_ = static_cast<uint64_t>(st.st_size);
+    regular_ = true;
+  }
+}
+
+std::string_view LineReader::peek(size_t n) {
+  n = std::min(n, capacity());
+  while (end_ - begin_ < n && refill()) {
+  }
+  return std::string_view(buf_.data() + begin_, std::min(n, end_ - begin_));
 }
 
 LineReader::~LineReader() {

@@ -29,7 +29,13 @@ class LineReader {
   // without a newline is returned with *had_newline == false. Throws Error on a read error.
   bool next(std::string_view& line, bool* had_newline = nullptr);
   uint32_t line_number() const noexcept { return line_no_; }
+  // The size of a regular file; 0 for a pipe, FIFO or device (size unknown: read to the end).
   uint64_t file_size() const noexcept { return size_; }
+  bool regular() const noexcept { return regular_; }
+  // Up to `n` bytes from the current position, read ahead but not consumed: a format sniff on a
+  // pipe or FIFO (which cannot be opened twice or rewound) loses nothing. Shorter at the end of
+  // the file.
+  std::string_view peek(size_t n);
   // Bytes of the lines returned so far (line ends included).
   uint64_t consumed() const noexcept { return read_ - (end_ - begin_); }
 
@@ -44,8 +50,13 @@ class LineReader {
   bool eof_ = false;
   uint32_t line_no_ = 0;
   uint64_t size_ = 0;
+  bool regular_ = false;
   uint64_t read_ = 0;  // bytes read from the file
 };
+
+// A UTF-8 byte-order mark: some editors put one in front of a text file; the readers name it
+// rather than call the file "not a trace".
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 inline bool is_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\r';

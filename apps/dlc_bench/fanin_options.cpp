@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "apps/cli_number.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -12,6 +13,12 @@
 
 namespace dlcnet::fanin::cli {
 namespace {
+
+// Bounds of the numeric options (dlcnet::cli::whole/real check the text before conversion).
+constexpr uint32_t kMaxIterations = 1'000'000;
+constexpr double kMaxMicroseconds = 3600e6;
+constexpr int kMaxRanks = 4096;
+constexpr int kMaxTimeout = 7 * 86400;
 
 struct Text {
   std::string size = "64K", model, sizes_from, op = "send", release = "instant", idle = "auto",
@@ -119,6 +126,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   auto* size =
       app.add_option("-s,--size", t.size, "message size (64, 4K, 1M)")->capture_default_str();
   auto* burst = app.add_option("--burst", t.burst, "messages per worker and iteration")
+                    ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 20))
                     ->capture_default_str();
   app.add_option("--model", t.model, "the burst is this model's push: lenet5 or resnet50");
   app.add_option("--sizes-from", t.sizes_from,
@@ -128,55 +136,80 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "tells it)")
       ->check(CLI::IsMember({"send", "write"}));
   app.add_flag("--pull", s.pull, "the server answers each burst (timed as a second phase)");
-  app.add_option("-n,--iters", s.iterations, "measured iterations")->capture_default_str();
-  app.add_option("--warmup", s.warmup, "unmeasured iterations first")->capture_default_str();
-  app.add_option("--solo", s.solo, "solo rounds per worker (its burst alone: the limit)")
+  app.add_option("-n,--iters", s.iterations, "measured iterations")
+      ->check(dlcnet::cli::whole<uint32_t>(1, kMaxIterations))
       ->capture_default_str();
-  app.add_option("--gap", s.gap_us, "compute time between iterations, us")->capture_default_str();
+  app.add_option("--warmup", s.warmup, "unmeasured iterations first")
+      ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations))
+      ->capture_default_str();
+  app.add_option("--solo", s.solo, "solo rounds per worker (its burst alone: the limit)")
+      ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations))
+      ->capture_default_str();
+  app.add_option("--gap", s.gap_us, "compute time between iterations, us")
+      ->check(dlcnet::cli::real(0, kMaxMicroseconds))
+      ->capture_default_str();
   app.add_option("--release", t.release,
                  "each round starts at an instant the server names on its clock (through the "
                  "clock alignment), or when the worker receives the server's go (barrier)")
       ->check(CLI::IsMember({"instant", "barrier"}))
       ->capture_default_str();
   app.add_option("--lead-us", r.lead_us, "instant: how far ahead the server names a start")
+      ->check(dlcnet::cli::real(0, kMaxMicroseconds))
       ->capture_default_str();
   app.add_option("--background", s.background, "ranks streaming toward the server")
+      ->check(dlcnet::cli::whole<int>(0, kMaxRanks))
       ->capture_default_str();
   app.add_option("--bg-size", t.bg_size, "background message size")->capture_default_str();
   app.add_option("--bg-window", s.bg_window, "background messages in flight per rank")
+      ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16))
       ->capture_default_str();
   app.add_option("--bg-lead", s.bg_lead_ms,
                  "background starts this long before the first "
                  "incast iteration, ms")
+      ->check(dlcnet::cli::real(0, kMaxMicroseconds / 1000))
       ->capture_default_str();
-  app.add_option("--workers", o.workers, "workers (with --spawn; else world - 1 - background)");
-  app.add_option("--rank", t.rank, "this process's rank (else from mpirun, PMI or srun)");
-  app.add_option("--world-size", t.world, "number of ranks");
+  app.add_option("--workers", o.workers, "workers (with --spawn; else world - 1 - background)")
+      ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
+  app.add_option("--rank", t.rank, "this process's rank (else from mpirun, PMI or srun)")
+      ->check(dlcnet::cli::whole<int>(0, kMaxRanks));
+  app.add_option("--world-size", t.world, "number of ranks")
+      ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
   app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
   uint64_t token = 0;
-  auto* tok = app.add_option("--job-token", token, "a number every rank of one job shares");
+  auto* tok = app.add_option("--job-token", token, "a number every rank of one job shares")
+                  ->check(dlcnet::cli::whole<uint64_t>(0));
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
-  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this");
+  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
+      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
   app.add_option("--transport", r.transport_kind, "auto, verbs or ucx")
       ->check(CLI::IsMember({"auto", "verbs", "ucx"}));
   app.add_option("--ucx-tls", r.transport.ucx_tls, "UCX_TLS for the UCX transport");
   app.add_option("-d,--ib-dev", r.transport.device, "RDMA device (UCX: UCX_NET_DEVICES)");
-  app.add_option("-i,--ib-port", r.transport.ib_port, "device port");
-  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index");
+  app.add_option("-i,--ib-port", r.transport.ib_port, "device port")
+      ->check(dlcnet::cli::whole<int>(0, 255));
+  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index")
+      ->check(dlcnet::cli::whole<int>(-1, 65535));
   app.add_flag("--rdma-cm", r.transport.rdma_cm, "connect queue pairs with rdma_cm");
   app.add_option("-t,--tx-depth", r.transport.send_depth, "operations in flight per peer")
+      ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16))
       ->capture_default_str();
   app.add_option("--qdisc", r.qdisc_dev,
                  "rank 0 samples this device's root qdisc (backlog, "
                  "drops) through netlink");
   app.add_option("--qdisc-netns", r.qdisc_netns, "the network namespace --qdisc's device is in");
-  app.add_option("--qdisc-hz", r.qdisc_hz, "sampling rate")->capture_default_str();
+  app.add_option("--qdisc-hz", r.qdisc_hz, "sampling rate")
+      ->check(dlcnet::cli::real(1, 1e6))
+      ->capture_default_str();
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
   app.add_option("--fct", r.fct_path, "write every message in HPCC's fct.txt layout (rank 0)");
-  app.add_option("--link-gbps", r.link_gbps, "--fct: the link rate of the standalone model");
-  app.add_option("--timeout", s.timeout_s, "seconds any wait may last")->capture_default_str();
+  app.add_option("--link-gbps", r.link_gbps, "--fct: the link rate of the standalone model")
+      ->check(dlcnet::cli::real(0, 1e6));
+  app.add_option("--timeout", s.timeout_s, "seconds any wait may last")
+      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout))
+      ->capture_default_str();
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
+      ->check(dlcnet::cli::whole<uint32_t>(1, 100))
       ->capture_default_str();
   app.add_option("--idle", t.idle, "when idle: auto, spin, yield, sleep, block")
       ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}))

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "apps/cli_number.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -13,6 +14,11 @@ namespace {
 // perftest's -a sweep: 2 B to 8 MiB in powers of two.
 constexpr unsigned kSweepMinLog2 = 1;
 constexpr unsigned kSweepMaxLog2 = 23;
+// Bounds of the numeric options: a run a human would ask for, and no overflow where the values
+// are combined (timeouts in ms in an int, duration + timeout + slack in seconds).
+constexpr uint64_t kMaxIterations = 1'000'000'000;
+constexpr double kMaxSeconds = 7 * 86400;
+constexpr int kMaxTimeout = 7 * 86400;
 
 void validate(Options& o, const std::string& size_text, bool sweep, bool iters_given) {
   BenchSpec& s = o.spec;
@@ -53,14 +59,21 @@ ParseResult parse_options(int argc, const char* const* argv) {
     sub->add_option("-s,--size", size_text, "message size: 64, 4K, 1M (lat default 2, bw 65536)");
     sub->add_flag("-a,--all", sweep, "sweep sizes 2 B .. 8 MiB in powers of two");
     iter_opts.push_back(
-        sub->add_option("-n,--iters", iters, "iterations per size (lat 1000, bw 5000)"));
-    sub->add_option("-D,--duration", o.spec.duration_s, "run each size this many seconds instead");
-    sub->add_option("--warmup", o.spec.warmup, "unmeasured iterations before each size");
-    sub->add_option("-t,--tx-depth", o.spec.tx_depth, "operations in flight (bw)");
+        sub->add_option("-n,--iters", iters, "iterations per size (lat 1000, bw 5000)")
+            ->check(dlcnet::cli::whole<uint64_t>(1, kMaxIterations)));
+    sub->add_option("-D,--duration", o.spec.duration_s, "run each size this many seconds instead")
+        ->check(dlcnet::cli::real(1e-3, kMaxSeconds));
+    sub->add_option("--warmup", o.spec.warmup, "unmeasured iterations before each size")
+        ->check(dlcnet::cli::whole<uint64_t>(0, kMaxIterations));
+    sub->add_option("-t,--tx-depth", o.spec.tx_depth, "operations in flight (bw)")
+        ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16));
     sub->add_option("-d,--ib-dev", o.transport.device, "RDMA device (default: first active)");
-    sub->add_option("-i,--ib-port", o.transport.ib_port, "device port (default: first active)");
-    sub->add_option("-x,--gid-index", o.transport.gid_index, "GID index (default: RoCE v2 IPv4)");
-    sub->add_option("-p,--port", o.port, "TCP port of the out-of-band channel");
+    sub->add_option("-i,--ib-port", o.transport.ib_port, "device port (default: first active)")
+        ->check(dlcnet::cli::whole<int>(0, 255));
+    sub->add_option("-x,--gid-index", o.transport.gid_index, "GID index (default: RoCE v2 IPv4)")
+        ->check(dlcnet::cli::whole<int>(-1, 65535));
+    sub->add_option("-p,--port", o.port, "TCP port of the out-of-band channel")
+        ->check(dlcnet::cli::whole<uint16_t>(1));
     sub->add_flag("--rdma-cm", o.transport.rdma_cm, "connect queue pairs with rdma_cm");
     sub->add_option("--transport", transport, "auto, verbs or ucx")
         ->check(CLI::IsMember({"auto", "verbs", "ucx"}));
@@ -68,8 +81,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
     sub->add_flag("--loopback", o.loopback, "run server and client in this process");
     sub->add_option("--json", o.json_path, "write the JSON report here");
     sub->add_option("--records", o.records_path, "write one CSV line per message here");
-    sub->add_option("--timeout", o.spec.timeout_s, "seconds without progress before giving up");
-    sub->add_option("--wire-version", o.wire_version)->group("");  // tests only
+    sub->add_option("--timeout", o.spec.timeout_s, "seconds without progress before giving up")
+        ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
+    sub->add_option("--wire-version", o.wire_version)
+        ->check(dlcnet::cli::whole<uint16_t>(0))
+        ->group("");  // tests only
   };
   CLI::App* lat = app.add_subcommand("lat", "latency (ping-pong; read: round trip)");
   CLI::App* bw = app.add_subcommand("bw", "bandwidth (streaming)");

@@ -3,12 +3,21 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "apps/cli_number.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
 namespace dlcnet::replay::cli {
 namespace {
+
+// Bounds of the numeric options (dlcnet::cli::whole/real check the text before conversion).
+// A job looped to more iterations than its records allow is refused by the plan's memory
+// bound (replay/replay_timeline.hpp), whatever this says.
+constexpr uint32_t kMaxIterations = 1'000'000;
+constexpr double kMaxTimeScale = 1e6;
+constexpr int kMaxRanks = 65535;
+constexpr int kMaxTimeout = 7 * 86400;
 
 void validate(Options& o, const std::string& mode, const std::string& op, const std::string& idle,
               const std::string& release, int rank, int world) {
@@ -47,9 +56,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"dag", "timed", "asap"}))
       ->capture_default_str();
   app.add_option("--time-scale", r.plan.time_scale, "multiply think times (timed: time stamps)")
+      ->check(dlcnet::cli::real(0, kMaxTimeScale))
       ->capture_default_str();
   app.add_option("--iterations", r.plan.iterations,
-                 "training iterations to replay: fewer cuts the job, more loops it (0: as traced)");
+                 "training iterations to replay: fewer cuts the job, more loops it (0: as traced)")
+      ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations));
   app.add_option("--op", op, "push/pull as send/receive, or RDMA write + notification")
       ->check(CLI::IsMember({"send", "write"}))
       ->capture_default_str();
@@ -61,33 +72,44 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--ucx-tls", r.transport.ucx_tls, "UCX_TLS for the UCX transport (e.g. sm, tcp)");
   app.add_option("-d,--ib-dev", r.transport.device, "RDMA device (default: first active)");
-  app.add_option("-i,--ib-port", r.transport.ib_port, "device port (default: first active)");
-  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index (default: RoCE v2 IPv4)");
+  app.add_option("-i,--ib-port", r.transport.ib_port, "device port (default: first active)")
+      ->check(dlcnet::cli::whole<int>(0, 255));
+  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index (default: RoCE v2 IPv4)")
+      ->check(dlcnet::cli::whole<int>(-1, 65535));
   app.add_flag("--rdma-cm", r.transport.rdma_cm, "connect queue pairs with rdma_cm");
-  app.add_option("--rank", rank, "this process's rank (else from mpirun, PMI or srun)");
-  app.add_option("--world-size", world, "number of ranks");
+  app.add_option("--rank", rank, "this process's rank (else from mpirun, PMI or srun)")
+      ->check(dlcnet::cli::whole<int>(0, kMaxRanks));
+  app.add_option("--world-size", world, "number of ranks")
+      ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
   app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
-  auto* tok = app.add_option("--job-token", token, "shared secret of this job's ranks");
+  auto* tok = app.add_option("--job-token", token, "shared secret of this job's ranks")
+                  ->check(dlcnet::cli::whole<uint64_t>(0));
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
-  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this");
+  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
+      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   app.add_option("--records", r.records_path,
                  "per-message CSV, one file per rank (PATH.rank<R>.csv, or %r in PATH)");
   app.add_option("--fct", r.fct_path, "write the flows in HPCC's fct.txt layout here (rank 0)");
   app.add_option("--link-gbps", r.link_gbps,
                  "--fct: link rate for standalone_fct (default: "
-                 "estimated from the run)");
+                 "estimated from the run)")
+      ->check(dlcnet::cli::real(0, 1e6));
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
+      ->check(dlcnet::cli::whole<uint32_t>(1, 100))
       ->capture_default_str();
   app.add_option("--timeout", r.timeout_s, "seconds without progress before giving up")
+      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout))
       ->capture_default_str();
   app.add_option("--recv-ahead", r.recv_ahead, "receives posted ahead per peer")
+      ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16))
       ->capture_default_str();
   app.add_option("--part-bytes", part_text,
                  "split messages above this size, e.g. 64K (default: the transport's maximum)");
   app.add_option("-t,--tx-depth", r.transport.send_depth,
                  "transport operations in flight per peer (with --part-bytes: a window for slow "
                  "or lossy fabrics)")
+      ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16))
       ->capture_default_str();
   app.add_option("--idle", idle,
                  "when idle: spin, yield the CPU, sleep in 50 us naps (emulated guests), block "
@@ -103,8 +125,12 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"instant", "barrier"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");
-  app.add_option("--fault-rank", r.fault_rank)->group("");    // tests: kill this rank...
-  app.add_option("--fault-after", r.fault_after)->group("");  // ...after this many completions
+  app.add_option("--fault-rank", r.fault_rank)
+      ->check(dlcnet::cli::whole<int>(-1))
+      ->group("");  // tests: kill this rank...
+  app.add_option("--fault-after", r.fault_after)
+      ->check(dlcnet::cli::whole<int64_t>(-1))
+      ->group("");  // ...after this many completions
   add_version_flag(app, "dlc-replay");
   try {
     app.parse(argc, argv);

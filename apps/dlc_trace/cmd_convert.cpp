@@ -8,7 +8,9 @@
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
+#if DLCNET_WITH_GOAL
 #include "replay/goal_writer.hpp"
+#endif
 #include "trace/trace_native.hpp"
 #include "trace/trace_sketch_writer.hpp"
 
@@ -26,6 +28,7 @@ struct ConvertOptions {
 };
 
 void write_goal_file(const Job& job, const ConvertOptions& o) {
+#if DLCNET_WITH_GOAL
   const replay::RankMap map = replay::RankMap::make(job, "");
   replay::PlanOptions popts;
   popts.iterations = o.iterations;
@@ -39,6 +42,11 @@ void write_goal_file(const Job& job, const ConvertOptions& o) {
   std::cout << "wrote " << o.out << " (goal): " << map.world_size() << " ranks, " << n.sends
             << " sends, " << n.recvs << " recvs, " << n.calcs << " calcs, " << n.requires_
             << " dependencies\n";
+#else
+  (void)job;
+  (void)o;
+  throw Error("convert --to goal: this dlc-trace was built without replay/ (DLCNET_WITH_REPLAY)");
+#endif
 }
 
 int run_convert(const ConvertOptions& o) {

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/cli_number.hpp"
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "core/run_context.hpp"
@@ -56,7 +57,9 @@ void add_stats(CLI::App& app, int* exit, Argv args) {
                   "standard output)");
   sub->add_flag("--per-iteration", o->per_iteration,
                 "one row per node and iteration instead of the means");
-  sub->add_option("--keys", o->keys, "rows of the per-key table (0: all)")->capture_default_str();
+  sub->add_option("--keys", o->keys, "rows of the per-key table (0: all)")
+      ->check(dlcnet::cli::whole<size_t>(0))
+      ->capture_default_str();
   sub->add_flag("--force", o->force, "compute statistics even when the trace has errors");
   sub->add_flag("-q,--quiet", o->quiet, "no console tables (with --json)");
   sub->callback([o, exit, args] { *exit = run_stats(*o, args); });

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/cli_number.hpp"
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
@@ -14,6 +15,13 @@
 
 namespace dlcnet::trace::cli {
 namespace {
+
+// Bounds of the numeric options (dlcnet::cli::whole/real check the text before conversion):
+// within them every time of the generated job fits the trace's fields and the validator's
+// checks (check_config() bounds what they combine to).
+constexpr uint16_t kMaxNodes = 4095;
+constexpr uint32_t kMaxIterations = 10'000'000;
+constexpr double kMaxMs = 3600e3;  // one hour
 
 struct SynthOptions {
   std::string out;
@@ -114,39 +122,60 @@ void add_synth(CLI::App& app, int* exit, Argv args) {
       "and DIR/synth.json (the configuration)");
   SynthConfig& c = o->config;
   sub->add_option("-o,--out", o->out, "job directory to write")->required();
-  sub->add_option("-w,--workers", c.workers, "workers")->capture_default_str();
-  sub->add_option("-s,--servers", c.servers, "servers")->capture_default_str();
-  sub->add_option("-n,--iterations", c.iterations, "training iterations")->capture_default_str();
+  sub->add_option("-w,--workers", c.workers, "workers")
+      ->check(dlcnet::cli::whole<uint16_t>(1, kMaxNodes))
+      ->capture_default_str();
+  sub->add_option("-s,--servers", c.servers, "servers")
+      ->check(dlcnet::cli::whole<uint16_t>(1, kMaxNodes))
+      ->capture_default_str();
+  sub->add_option("-n,--iterations", c.iterations, "training iterations")
+      ->check(dlcnet::cli::whole<uint32_t>(1, kMaxIterations))
+      ->capture_default_str();
   sub->add_option("--records", o->records,
-                  "choose the iterations for about this many records (overrides -n)");
+                  "choose the iterations for about this many records (overrides -n)")
+      ->check(dlcnet::cli::whole<uint64_t>(1, uint64_t{1} << 40));
   sub->add_option("-m,--model", o->model, "preset model: lenet5 or resnet50")
       ->capture_default_str();
   sub->add_option("--model-file", o->model_file,
                   "model file: one parameter a line, 'bytes' or 'name bytes'");
   sub->add_option("--sizes", o->sizes, "parameter sizes, comma-separated (e.g. 2000,80,1M)");
   sub->add_option("--meta-bytes", o->meta_bytes,
-                  "ps-lite meta bytes of every message (default: the preset's, else 64)");
+                  "ps-lite meta bytes of every message (default: the preset's, else 64)")
+      ->check(dlcnet::cli::whole<int64_t>(0, 1 << 20));
   sub->add_option("--compute-ms", o->compute_ms, "computation per iteration at each worker")
+      ->check(dlcnet::cli::real(0, kMaxMs))
       ->capture_default_str();
   sub->add_option("--overlap", c.overlap,
                   "share of the computation overlapped with pushes (backward pass)")
+      ->check(dlcnet::cli::real(0, 1))
       ->capture_default_str();
-  sub->add_option("--update-us", o->update_us, "server update time per key")->capture_default_str();
+  sub->add_option("--update-us", o->update_us, "server update time per key")
+      ->check(dlcnet::cli::real(0, kMaxMs * 1e3))
+      ->capture_default_str();
   sub->add_option("--search-us", o->search_us, "server time to answer a pull")
+      ->check(dlcnet::cli::real(0, kMaxMs * 1e3))
       ->capture_default_str();
   sub->add_option("--think-us", o->think_us, "worker time from push ack to pull request")
+      ->check(dlcnet::cli::real(0, kMaxMs * 1e3))
       ->capture_default_str();
   sub->add_option("--jitter", c.jitter, "relative jitter of the times above, uniform +/-")
+      ->check(dlcnet::cli::real(0, 0.99))
       ->capture_default_str();
   sub->add_option("--latency-us", o->latency_us, "one-way message latency before its bytes")
+      ->check(dlcnet::cli::real(0, kMaxMs * 1e3))
       ->capture_default_str();
-  sub->add_option("--bandwidth-gbps", o->bandwidth_gbps, "link bandwidth")->capture_default_str();
+  sub->add_option("--bandwidth-gbps", o->bandwidth_gbps, "link bandwidth")
+      ->check(dlcnet::cli::real(1e-3, 1e6))
+      ->capture_default_str();
   sub->add_option("--split-above", o->split_above,
                   "split keys larger than this over all servers (0: never)")
       ->capture_default_str();
   sub->add_option("--clock-skew-s", o->clock_skew_s, "node clocks off by up to this much")
+      ->check(dlcnet::cli::real(0, kMaxMs / 1e3))
       ->capture_default_str();
-  sub->add_option("--seed", c.seed, "random seed")->capture_default_str();
+  sub->add_option("--seed", c.seed, "random seed")
+      ->check(dlcnet::cli::whole<uint64_t>(0))
+      ->capture_default_str();
   sub->add_flag("--no-scheduler-files", o->no_sch, "do not write trace_sch_record.txt files");
   sub->add_flag("--overwrite", o->force, "replace the job in a non-empty output directory");
   sub->callback([o, exit, args] { *exit = run_synth(*o, args); });

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/cli_number.hpp"
 #include "apps/dlc_trace/commands.hpp"
 #include "trace/trace_loader.hpp"
 
@@ -45,7 +46,8 @@ void add_validate(CLI::App& app, int* exit, Argv args) {
   sub->add_option("JOB", o->inputs, "job directory, or node files (SketchDLC or native CSV)")
       ->required();
   sub->add_option("--max-per-kind", o->keep,
-                  "print at most N problems of each kind (0: all; counts are always exact)");
+                  "print at most N problems of each kind (0: all; counts are always exact)")
+      ->check(dlcnet::cli::whole<size_t>(0));
   sub->add_flag("-q,--quiet", o->quiet, "print nothing for a clean job");
   sub->callback([o, exit] { *exit = run_validate(*o); });
 }

@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help is 0; every bad option is the documented kExitFailure, not CLI11's own codes.
+    return app.exit(e) == 0 ? kExitOk : kExitFailure;
   } catch (const dlcnet::Error& e) {
     std::cerr << "dlc-trace: error: " << e.what() << '\n';
     return kExitFailure;

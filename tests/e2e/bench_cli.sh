@@ -8,6 +8,15 @@ check_fails "unknown op" "--op" "$B" lat --op atomic --loopback
 check_fails "-a with -s" "-a and -s exclude each other" "$B" bw -a -s 64 --loopback
 check_fails "-D with -n" "-D and -n exclude each other" "$B" bw -D 1 -n 10 --loopback
 check_fails "no subcommand" "lat|bw|subcommand" "$B"
+# Numbers go through one checked parser (core/number.hpp): no wrap, no nan, no silent 0.
+check_fails "-n -1" "--iters: '-1' is negative" "$B" lat -n -1 --loopback
+check_fails "-D 0" "--duration: '0' is out of range" "$B" lat -D 0 --loopback
+check_fails "-D nan" "--duration: 'nan' is not finite" "$B" lat -D nan --loopback
+check_fails "-D inf" "--duration: 'inf' is not finite" "$B" bw -D inf --loopback
+check_fails "-t 0" "--tx-depth: '0' is out of range" "$B" bw -t 0 --loopback
+check_fails "--timeout 1e9" "--timeout: '1e9' is not a whole number" "$B" lat --timeout 1e9 --loopback
+check_fails "fanin --gap nan" "--gap: 'nan' is not finite" "$B" fanin --spawn --workers 1 --gap nan
+check_fails "fanin -n -1" "--iters: '-1' is negative" "$B" fanin --spawn --workers 1 -n -1
 check_fails "unknown transport" "--transport" "$B" lat --transport tcp --loopback
 check_fails "loopback with server" "--loopback runs both ends" "$B" lat somehost --loopback
 "$B" lat --help >"$work/help" 2>&1 && grep -q -- "--rdma-cm" "$work/help" && ok "help lists options" || bad "help"

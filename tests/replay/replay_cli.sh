@@ -9,6 +9,18 @@ check "help" "$B" --help
 "$B" "$job" --spawn --rank 0 >/dev/null 2>&1; [ $? -eq 2 ] && ok "--spawn with --rank: exit 2" ||
   bad "--spawn with --rank"
 check_fails "no rank" "no rank: give --rank" "$B" "$job"
+# Numbers go through one checked parser (core/number.hpp).
+for v in nan inf; do
+  check_fails "--time-scale $v" "--time-scale: '$v' is not finite" "$B" "$job" --spawn \
+    --time-scale "$v"
+done
+check_fails "--time-scale 1e400" "--time-scale: '1e400' is out of range" "$B" "$job" --spawn \
+  --time-scale 1e400
+check_fails "--time-scale -1" "--time-scale: '-1' is out of range" "$B" "$job" --spawn --time-scale -1
+check_fails "--iterations -1" "--iterations: '-1' is negative" "$B" "$job" --spawn --iterations -1
+check_fails "--iterations 100000000" "--iterations: '100000000' is out of range" "$B" "$job" --spawn \
+  --iterations 100000000
+check_fails "--timeout 0" "--timeout: '0' is out of range" "$B" "$job" --spawn --timeout 0
 check_fails "missing job" "no such file or directory" "$B" /nonexistent/job --spawn
 check_fails "world size differs" "the job has 3 nodes to replay .* the world has 2 ranks" \
   "$B" "$job" --rank 0 --world-size 2 --coordinator 127.0.0.1:18790 --timeout 5

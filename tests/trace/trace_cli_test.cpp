@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -17,8 +18,9 @@ struct CliRun {
   std::string output;  // stdout and stderr
 };
 
-CliRun run(const std::string& args) {
-  const std::string cmd = std::string(DLC_TRACE_BIN) + " " + args + " 2>&1";
+// `before`: shell text in front of the binary (a pipe into it).
+CliRun run(const std::string& args, const std::string& before = "") {
+  const std::string cmd = before + std::string(DLC_TRACE_BIN) + " " + args + " 2>&1";
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
@@ -119,6 +121,54 @@ TEST(Cli, BenchLoadHoldsUnder64BytesPerRecord) {
   EXPECT_GT(deps, 0);
   EXPECT_LE(m["dependencies_capacity"].get<double>(), deps * 1.04);
   EXPECT_LE(m["records_capacity"].get<double>(), j["records"].get<double>() * 1.01);
+}
+
+// Bad numbers are refused by name with the documented exit code (3), not CLI11's own (-w
+// 1000000 exited 105, and `--compute-ms nan` produced a job the validator rejected).
+TEST(Cli, BadNumbersExitThreeNamingTheOption) {
+  test::TempDir dir;
+  const std::pair<const char*, const char*> cases[] = {
+      {"-w 1000000", "--workers: '1000000' is out of range"},
+      {"-s 0", "--servers: '0' is out of range"},
+      {"-n -1", "--iterations: '-1' is negative"},
+      {"--compute-ms nan", "--compute-ms: 'nan' is not finite"},
+      {"--latency-us inf", "--latency-us: 'inf' is not finite"},
+      {"--bandwidth-gbps 0", "--bandwidth-gbps: '0' is out of range"},
+      {"--jitter 1", "--jitter: '1' is out of range"},
+      {"--seed -1", "--seed: '-1' is negative"}};
+  for (const auto& [bad, says] : cases) {
+    const CliRun r = run("synth -o " + (dir / "j") + " " + bad);
+    EXPECT_EQ(r.exit, 3) << bad << ": " << r.output;
+    EXPECT_THAT(r.output, ::testing::HasSubstr(says)) << r.output;
+  }
+  // Each option in range, together beyond what a trace's clock counts: refused before writing.
+  const CliRun r = run("synth -o " + (dir / "long") + " -n 10000000 --compute-ms 3600000 -w 100");
+  EXPECT_EQ(r.exit, 3) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("longer than a trace's clock can count"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "long/worker0"));
+  EXPECT_EQ(run("stats " + test::data("basic") + " --keys -1").exit, 3);
+}
+
+// A record of iteration 2^31 - 1: stats ends at once (it allocated 5.6 GB per node, or
+// aborted on bad_alloc).
+TEST(Cli, StatsOfAnIterationNear2To31EndsAtOnce) {
+  test::TempDir dir;
+  test::write_file(dir / "big.csv",
+                   "# dlcnet-trace 1 workers=1 servers=1\n"
+                   "node,id,op,peer,key,iteration,bytes,time_ns\n"
+                   "w0,0,push_send,s0,0,2147483647,1024,1000\n"
+                   "s0,0,push_recv,w0,0,2147483647,1024,2000\n");
+  const CliRun r = run("stats " + (dir / "big.csv") + " --per-iteration");
+  EXPECT_EQ(r.exit, 0) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("2147483647"));
+}
+
+// A pipe: nothing lost to the format sniff (its first line was).
+TEST(Cli, ValidateReadsAPipe) {
+  const std::string file = test::data("basic/worker0/trace_record.txt");
+  const CliRun r = run("validate /dev/stdin", "cat " + file + " | ");
+  EXPECT_EQ(r.exit, 0) << r.output;
+  EXPECT_THAT(r.output, ::testing::HasSubstr("clean: 1 node files, 26 records"));
 }
 
 }  // namespace

@@ -37,9 +37,11 @@ TEST(Parser, NumbersOfEveryLength) {
     int64_t length, opnum, dtime, sec, usec;
   };
   std::vector<Want> want;
-  int64_t len = 7, dt = -3;
+  uint64_t len = 7;  // unsigned: it wraps (signed, it overflowed: UBSan)
+  int64_t dt = -3;
   for (int i = 0; i < 40; ++i) {
-    want.push_back({len % 4294967296, 4 * i, dt, 1500000000 + i, (i * 37) % 1000000});
+    want.push_back(
+        {static_cast<int64_t>(len % 4294967296), 4 * i, dt, 1500000000 + i, (i * 37) % 1000000});
     len = len * 7 + 3;
     dt = dt * -9 - 1;
     if (dt > 999'999'999'999'999 || dt < -999'999'999'999'999) dt = 5;
