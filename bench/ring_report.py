@@ -317,7 +317,7 @@ def plot(doc, png):
             ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
         else:
             ax.legend(fontsize=7)
-    fig.suptitle("all-reduce busbw: dlc-bench ring vs Open MPI 4.1 (ring forced), both over UCX", fontsize=11)
+    fig.suptitle("all-reduce busbw: dlc-bench ring vs Open MPI 4.1\n(ring forced), both over UCX", fontsize=11)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
