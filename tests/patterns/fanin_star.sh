@@ -4,7 +4,7 @@
 # issue #13 asks of the pattern: the burst completion time (BCT) is at least the physical
 # limit (all bytes at 100 Mbit/s) and within 1.10x of it; Jain >= 0.9 for equal workers; no
 # message is faster in the incast than alone (slowdown >= 0.95: the solo minimum comes from
-# two rounds, and a warm TCP window can beat a cold one by a few percent); the sampled queue
+# three rounds, and a warm TCP window can beat a cold one by a few percent); the sampled queue
 # peaks above zero. With --initcwnd 1000 (senders that do not slow-start, as an RDMA NIC) the
 # latency-derived queue agrees with the sampled one within 2x; with a background rank the
 # queue at burst start is above zero and the BCT grows. Root only: exits 77 when not root or
@@ -25,7 +25,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-common=(fanin --transport ucx --ucx-tls tcp,self -s 64K --burst 16 -n 5 --warmup 1 --solo 2
+common=(fanin --transport ucx --ucx-tls tcp,self -s 64K --burst 16 -n 5 --warmup 1 --solo 3
         --timeout 60 -q)
 # fanin STAR RANKS JSON ARGS...: one run, rank 0 sampling the tbf.
 fanin() {
