@@ -8,14 +8,6 @@
 namespace dlcnet::ring {
 namespace {
 
-double bus_factor(int n) {
-  return static_cast<double>(n - 1) / n;
-}
-
-Layout layout(uint64_t bytes, int n) {
-  return even_chunks(bytes / sizeof(float), n);
-}
-
 Plan plan(const Layout& l, int rank) {
   Plan p;
   const auto r = static_cast<size_t>(rank);
@@ -49,7 +41,7 @@ uint64_t corrupt_index(const Layout& l, int rank) {
 
 }  // namespace
 
-const CollectiveDef kAllgather{Collective::allgather, bus_factor, layout, plan, fill, check,
-                               corrupt_index};
+const CollectiveDef kAllgather{
+    Collective::allgather, one_pass_factor, whole_vector, plan, fill, check, corrupt_index};
 
 }  // namespace dlcnet::ring

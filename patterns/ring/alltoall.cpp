@@ -7,10 +7,6 @@
 namespace dlcnet::ring {
 namespace {
 
-double bus_factor(int n) {
-  return static_cast<double>(n - 1) / n;
-}
-
 Layout layout(uint64_t bytes, int n) {
   const uint64_t per = bytes / sizeof(float) / static_cast<uint64_t>(n);
   return even_chunks(per * static_cast<uint64_t>(n), n);
@@ -33,10 +29,6 @@ Plan plan(const Layout& l, int rank) {
   return p;
 }
 
-void fill(float* in, const Layout& l, int rank, uint32_t t) {
-  for (uint64_t g = 0; g < l.count; ++g) in[g] = input_value(rank, g, t);
-}
-
 uint64_t check(const float* out, const Layout& l, int rank, uint32_t t) {
   const uint64_t b = l.max_chunk;
   uint64_t wrong = 0;
@@ -56,7 +48,7 @@ uint64_t corrupt_index(const Layout& l, int rank) {
 
 }  // namespace
 
-const CollectiveDef kAlltoall{Collective::alltoall, bus_factor, layout, plan, fill, check,
-                              corrupt_index};
+const CollectiveDef kAlltoall{Collective::alltoall, one_pass_factor, layout,       plan,
+                              fill_whole,           check,           corrupt_index};
 
 }  // namespace dlcnet::ring

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "patterns/ring/collectives.hpp"
+#include "patterns/ring/ring_data.hpp"
 
 namespace dlcnet::ring {
 
@@ -20,6 +21,22 @@ Layout even_chunks(uint64_t count, int ranks) {
     l.max_chunk = std::max(l.max_chunk, len);
   }
   return l;
+}
+
+Layout whole_vector(uint64_t bytes, int ranks) {
+  return even_chunks(bytes / sizeof(float), ranks);
+}
+
+double one_pass_factor(int ranks) {
+  return static_cast<double>(ranks - 1) / ranks;
+}
+
+void fill_whole(float* in, const Layout& l, int rank, uint32_t t) {
+  for (uint64_t g = 0; g < l.count; ++g) in[g] = input_value(rank, g, t);
+}
+
+uint64_t middle_element(const Layout& l, int) {
+  return l.count ? l.count / 2 : kNoElement;
 }
 
 const CollectiveDef& collective(Collective c) noexcept {

@@ -21,6 +21,15 @@ struct Layout {
   uint64_t max_chunk = 0;
 };
 Layout even_chunks(uint64_t count, int ranks);
+// The layout of a size whose vector every rank holds whole: bytes / 4 elements, even chunks.
+Layout whole_vector(uint64_t bytes, int ranks);
+// nccl-tests' factor of the collectives that move (N-1)/N of the vector through each rank:
+// reduce-scatter, all-gather, all-to-all.
+double one_pass_factor(int ranks);
+// Every element of the vector is this rank's input (ring_data.hpp's values).
+void fill_whole(float* in, const Layout& l, int rank, uint32_t t);
+// The test switch's element when every rank contributes every element: the middle one.
+uint64_t middle_element(const Layout& l, int rank);
 
 // A run of elements in one of a rank's three buffers: its input, its output, and the staging
 // slots a reduce-scatter receives partial sums into.

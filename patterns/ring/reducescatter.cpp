@@ -9,22 +9,10 @@
 namespace dlcnet::ring {
 namespace {
 
-double bus_factor(int n) {
-  return static_cast<double>(n - 1) / n;
-}
-
-Layout layout(uint64_t bytes, int n) {
-  return even_chunks(bytes / sizeof(float), n);
-}
-
 Plan plan(const Layout& l, int rank) {
   Plan p;
   add_reduce_scatter(p.steps, l, rank);
   return p;
-}
-
-void fill(float* in, const Layout& l, int rank, uint32_t t) {
-  for (uint64_t g = 0; g < l.count; ++g) in[g] = input_value(rank, g, t);
 }
 
 uint64_t check(const float* out, const Layout& l, int rank, uint32_t t) {
@@ -37,13 +25,14 @@ uint64_t check(const float* out, const Layout& l, int rank, uint32_t t) {
   return wrong;
 }
 
-uint64_t corrupt_index(const Layout& l, int) {
-  return l.count ? l.count / 2 : kNoElement;
-}
-
 }  // namespace
 
-const CollectiveDef kReducescatter{
-    Collective::reducescatter, bus_factor, layout, plan, fill, check, corrupt_index};
+const CollectiveDef kReducescatter{Collective::reducescatter,
+                                   one_pass_factor,
+                                   whole_vector,
+                                   plan,
+                                   fill_whole,
+                                   check,
+                                   middle_element};
 
 }  // namespace dlcnet::ring
