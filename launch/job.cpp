@@ -320,4 +320,14 @@ nlohmann::json Job::phases_json() const {
   return j;
 }
 
+int run_job(const JobConfig& config, const std::function<int(Job&)>& body) {
+  Job jl(config);
+  jl.join();
+  try {
+    return body(jl);
+  } catch (const std::exception& e) {
+    throw Error(jl.settle_failure(e.what()));
+  }
+}
+
 }  // namespace dlcnet

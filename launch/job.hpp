@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -136,5 +137,11 @@ class Job {
   double lead_ns_ = 0;
   std::vector<PhaseTime> phases_;
 };
+
+// A rank's whole life on the job layer: joins, runs `body` on the joined job and returns its
+// exit code; an exception from `body` first agrees with the other ranks on the job's first
+// cause (Job::settle_failure), so every rank names the rank that died rather than a survivor
+// that exited a moment earlier because of it, and is thrown again as an Error with that text.
+int run_job(const JobConfig& config, const std::function<int(Job&)>& body);
 
 }  // namespace dlcnet

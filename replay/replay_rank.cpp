@@ -43,15 +43,7 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
   }
   JobConfig jc = job_config(o.env, std::chrono::seconds(o.timeout_s));
   jc.clock_samples = o.clock_samples;
-  Job jl(jc);
-  jl.join();
-  try {
-    return replay_joined(o, jl, job, map, argc, argv);
-  } catch (const std::exception& e) {
-    // Agree on the job's first cause with the other ranks, so that every rank names the rank
-    // that died rather than a survivor that exited a moment earlier because of it.
-    throw Error(jl.settle_failure(e.what()));
-  }
+  return run_job(jc, [&](Job& jl) { return replay_joined(o, jl, job, map, argc, argv); });
 }
 
 namespace {

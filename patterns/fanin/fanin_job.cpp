@@ -36,13 +36,7 @@ int run_rank(const Options& o, int argc, const char* const* argv) {
   }
   JobConfig jc = job_config(o.env, std::chrono::seconds(o.spec.timeout_s));
   jc.clock_samples = o.clock_samples;
-  Job jl(jc);
-  jl.join();
-  try {
-    return joined(o, jl, argc, argv);
-  } catch (const std::exception& e) {
-    throw Error(jl.settle_failure(e.what()));
-  }
+  return run_job(jc, [&](Job& jl) { return joined(o, jl, argc, argv); });
 }
 
 namespace {
