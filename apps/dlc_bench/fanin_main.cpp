@@ -11,11 +11,11 @@ int fanin_main(int argc, const char* const* argv) {
   if (!parsed.options) return parsed.exit_code;
   cli::Options& o = *parsed.options;
   RankMain m;
-  m.spawn = o.spawn;
-  m.given = o.given;
+  m.spawn = o.job.spawn;
+  m.given = o.job.given;
   m.spawn_hint = "--spawn --workers W";
   m.spawn_options.world_size = 1 + o.workers + o.run.spec.background;
-  m.spawn_options.limit = std::chrono::seconds(o.spawn_timeout_s);
+  m.spawn_options.limit = std::chrono::seconds(o.job.spawn_timeout_s);
   m.spawn_options.grace = std::chrono::seconds(o.run.spec.timeout_s + 5);
   m.spawn_options.quiet = o.run.quiet;
   m.spawn_options.tool = "dlc-bench fanin";

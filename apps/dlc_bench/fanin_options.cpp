@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "apps/cli_number.hpp"
+#include "apps/dlc_bench/job_options.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -17,14 +18,13 @@ namespace {
 // Bounds of the numeric options (dlcnet::cli::whole/real check the text before conversion).
 constexpr uint32_t kMaxIterations = 1'000'000;
 constexpr double kMaxMicroseconds = 3600e6;
-constexpr int kMaxRanks = 4096;
-constexpr int kMaxTimeout = 7 * 86400;
+using bench::kMaxRanks;
+using bench::kMaxTimeout;
 
 struct Text {
   std::string size = "64K", model, sizes_from, op = "send", release = "instant", idle = "auto",
               bg_size = "64K";
   uint32_t burst = 16;
-  int rank = -1, world = -1;
 };
 
 // The push of a captured job's worker 0: its data messages of the first training iteration,
@@ -98,16 +98,10 @@ void validate(Options& o, const Text& t, bool size_given, bool burst_given) {
     throw Error("--qdisc-netns names where --qdisc DEV lives: give --qdisc too");
   }
   if (o.run.transport.send_depth == 0) throw Error("-t: at least 1");
-  if (t.rank >= 0) o.given.rank = t.rank;
-  if (t.world >= 0) o.given.world_size = t.world;
-  if (o.spawn) {
-    if (o.given.rank || o.given.world_size || !o.given.coordinator.empty()) {
-      throw Error(
-          "--spawn starts every rank itself: give no --rank, --world-size or --coordinator");
-    }
-    if (o.workers < 1) throw Error("--spawn needs --workers W (the world is 1 + W + --background)");
+  bench::finish_job_options(o.job);
+  if (o.job.spawn && o.workers < 1) {
+    throw Error("--spawn needs --workers W (the world is 1 + W + --background)");
   }
-  if (o.spawn_timeout_s < 1) throw Error("--spawn-timeout: at least 1 second");
 }
 
 }  // namespace
@@ -170,29 +164,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--workers", o.workers, "workers (with --spawn; else world - 1 - background)")
       ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
-  app.add_option("--rank", t.rank, "this process's rank (else from mpirun, PMI or srun)")
-      ->check(dlcnet::cli::whole<int>(0, kMaxRanks));
-  app.add_option("--world-size", t.world, "number of ranks")
-      ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
-  app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
-  uint64_t token = 0;
-  auto* tok = app.add_option("--job-token", token, "a number every rank of one job shares")
-                  ->check(dlcnet::cli::whole<uint64_t>(0));
-  app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
-  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
-      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
-  app.add_option("--transport", r.transport_kind, "auto, verbs or ucx")
-      ->check(CLI::IsMember({"auto", "verbs", "ucx"}));
-  app.add_option("--ucx-tls", r.transport.ucx_tls, "UCX_TLS for the UCX transport");
-  app.add_option("-d,--ib-dev", r.transport.device, "RDMA device (UCX: UCX_NET_DEVICES)");
-  app.add_option("-i,--ib-port", r.transport.ib_port, "device port")
-      ->check(dlcnet::cli::whole<int>(0, 255));
-  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index")
-      ->check(dlcnet::cli::whole<int>(-1, 65535));
-  app.add_flag("--rdma-cm", r.transport.rdma_cm, "connect queue pairs with rdma_cm");
-  app.add_option("-t,--tx-depth", r.transport.send_depth, "operations in flight per peer")
-      ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16))
-      ->capture_default_str();
+  bench::add_job_options(app, o.job);
+  bench::add_transport_options(app, r.transport_kind, r.transport, true);
   app.add_option("--qdisc", r.qdisc_dev,
                  "rank 0 samples this device's root qdisc (backlog, "
                  "drops) through netlink");
@@ -222,7 +195,6 @@ ParseResult parse_options(int argc, const char* const* argv) {
     const int rc = app.exit(e);
     return {std::nullopt, rc == 0 ? 0 : 2};
   }
-  if (tok->count() > 0) o.given.job_token = token;
   try {
     validate(o, t, size->count() > 0, burst->count() > 0);
   } catch (const Error& e) {

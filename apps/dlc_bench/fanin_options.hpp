@@ -5,17 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "launch/rank_env.hpp"
+#include "apps/dlc_bench/job_options.hpp"
 #include "patterns/fanin/fanin_job.hpp"
 
 namespace dlcnet::fanin::cli {
 
 struct Options {
   fanin::Options run;
-  ExplicitRank given;  // --rank, --world-size, --coordinator, --job-token
-  int workers = 0;     // --workers (needed with --spawn)
-  bool spawn = false;
-  int spawn_timeout_s = 3600;
+  bench::JobOptions job;  // --rank, --world-size, --coordinator, --job-token, --spawn
+  int workers = 0;        // --workers (needed with --spawn)
 };
 
 struct ParseResult {

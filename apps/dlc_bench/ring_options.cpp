@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "apps/dlc_bench/job_options.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -15,7 +16,6 @@ struct Text {
               idle = "auto", segment = "1M";
   double factor = 2;
   int check = 1;
-  int rank = -1, world = -1;
 };
 
 void validate(Options& o, const Text& t, bool sweep_given) {
@@ -40,16 +40,8 @@ void validate(Options& o, const Text& t, bool sweep_given) {
     throw Error("--clock-samples: 1 to 100");
   }
   if (o.run.transport.send_depth < 4) throw Error("-t: at least 4");
-  if (t.rank >= 0) o.given.rank = t.rank;
-  if (t.world >= 0) o.given.world_size = t.world;
-  if (o.spawn) {
-    if (o.given.rank || o.given.world_size || !o.given.coordinator.empty()) {
-      throw Error(
-          "--spawn starts every rank itself: give no --rank, --world-size or --coordinator");
-    }
-    if (o.ranks < 2) throw Error("--spawn needs --ranks N (at least 2)");
-  }
-  if (o.spawn_timeout_s < 1) throw Error("--spawn-timeout: at least 1 second");
+  bench::finish_job_options(o.job);
+  if (o.job.spawn && o.ranks < 2) throw Error("--spawn needs --ranks N (at least 2)");
 }
 
 }  // namespace
@@ -93,23 +85,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "the steps (0: one message per step)")
       ->capture_default_str();
   app.add_option("--ranks", o.ranks, "ranks (with --spawn)");
-  app.add_option("--rank", t.rank, "this process's rank (else from mpirun, PMI or srun)");
-  app.add_option("--world-size", t.world, "number of ranks");
-  app.add_option("--coordinator", o.given.coordinator, "HOST:PORT where rank 0 listens");
-  uint64_t token = 0;
-  auto* tok = app.add_option("--job-token", token, "a number every rank of one job shares");
-  app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
-  app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this");
-  app.add_option("--transport", r.transport_kind, "auto, verbs or ucx")
-      ->check(CLI::IsMember({"auto", "verbs", "ucx"}))
-      ->capture_default_str();
-  app.add_option("--ucx-tls", r.transport.ucx_tls, "UCX_TLS for the UCX transport");
-  app.add_option("-d,--ib-dev", r.transport.device, "RDMA device (UCX: UCX_NET_DEVICES)");
-  app.add_option("--ib-port", r.transport.ib_port, "device port");
-  app.add_option("-x,--gid-index", r.transport.gid_index, "GID index");
-  app.add_flag("--rdma-cm", r.transport.rdma_cm, "connect queue pairs with rdma_cm");
-  app.add_option("-t,--tx-depth", r.transport.send_depth, "operations in flight per peer")
-      ->capture_default_str();
+  bench::add_job_options(app, o.job);
+  bench::add_transport_options(app, r.transport_kind, r.transport, false);
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
   app.add_option("--timeout", s.timeout_s, "seconds any wait may last")->capture_default_str();
@@ -129,7 +106,6 @@ ParseResult parse_options(int argc, const char* const* argv) {
     const int rc = app.exit(err);
     return {std::nullopt, rc == 0 ? 0 : 2};
   }
-  if (tok->count() > 0) o.given.job_token = token;
   try {
     validate(o, t, b->count() + e->count() + f->count() + i->count() > 0);
   } catch (const Error& err) {

@@ -3,17 +3,15 @@
 
 #include <optional>
 
-#include "launch/rank_env.hpp"
+#include "apps/dlc_bench/job_options.hpp"
 #include "patterns/ring/ring_job.hpp"
 
 namespace dlcnet::ring::cli {
 
 struct Options {
   ring::Options run;
-  ExplicitRank given;  // --rank, --world-size, --coordinator, --job-token
-  int ranks = 0;       // --ranks (with --spawn)
-  bool spawn = false;
-  int spawn_timeout_s = 3600;
+  bench::JobOptions job;  // --rank, --world-size, --coordinator, --job-token, --spawn
+  int ranks = 0;          // --ranks (with --spawn)
 };
 
 struct ParseResult {
