@@ -48,6 +48,8 @@ Options:
                      long to finish before it is stopped (default 30; status 143)
   --env NAME[=VAL]   pass variable NAME (from our environment, or set to VAL) into the
                      guest; may be repeated.  CI, DLCNET_*, UCX_*, OMPI_* always pass.
+                     Two guests: DLCNET_VERBS_ACK_TIMEOUT defaults to 19 (2.1 s RC ACK
+                     timeout; rxe's 67 ms default fails under emulated vCPU stalls).
   --force-guest      use a guest even if the host has an RDMA device
   --keep             keep the per-run directory (console logs etc.) and print its path
   -v, --verbose      progress and timing messages on stderr
@@ -222,6 +224,12 @@ write_env() {  # write_env FILE INDEX ADDR PEER
         printf 'export %s=%q\n' "$e" "${!e}"
       fi
     done
+    # Two emulated guests: rxe's RC ACK timeout of 67 ms (exponent 14) is shorter than a
+    # stalled TCG vCPU, and kernel 6.1 rxe's go-back-N retransmissions then end a send in
+    # "remote invalid request" (docs/fanin-roce.md). 19 (2.1 s) unless the caller chose.
+    if [ "$guests" -gt 1 ] && [ -z "${DLCNET_VERBS_ACK_TIMEOUT+set}" ]; then
+      printf 'export DLCNET_VERBS_ACK_TIMEOUT=19\n'
+    fi
     # Set last: they describe this guest and win over any caller's values.
     printf 'export DLCNET_RDMA_DEVICE=rxe0 DLCNET_IN_GUEST=1\n'
     printf 'export DLCNET_GUEST_INDEX=%s DLCNET_GUEST_COUNT=%s\n' "$i" "$guests"

@@ -46,4 +46,5 @@ else
 fi
 json_assert "$out/r.json" "d['context']['transport_selection']['chosen']=='verbs'"
 json_assert "$out/r.json" "d['clock'][2]['host'] != d['clock'][0]['host'] or d['clock'][2]['method']=='ping_pong'"
+json_assert "$out/r.json" "d['context']['transport']['qp']['timeout']==19  # rdma-run.sh's two-guest default"
 finish
