@@ -24,6 +24,11 @@ struct Network {
   std::vector<double> up_Bps, down_Bps;  // one per host
   double latency_s = 0;                  // base one-way latency of every path
   std::optional<BottleneckPort> port;
+  // true: the messages of one (source, destination) pair share one connection and are served
+  // one after another in the order they are posted (dlcnet's transports: one RC queue pair or
+  // one UCX endpoint per peer). false: every message is a flow of its own, as in HPCC's
+  // flow.txt (one queue pair per flow), and a pair's flows share its rate equally.
+  bool connections = false;
 
   uint32_t hosts() const noexcept { return static_cast<uint32_t>(up_Bps.size()); }
 };

@@ -3,6 +3,9 @@
 // number of flows) and follows each flow in the pair's virtual time, `served`, the bytes every
 // flow of the pair has received since the pair became active. A flow joining at served = s
 // with b bytes is done at served = s + b; the pair's next completion is its heap's top.
+// With `fifo` the pair is one connection (an RC queue pair, a TCP stream): its flows are served
+// one after another in the order they joined, so the pair weighs 1 in the solve, `served` counts
+// the pair's bytes and a flow is done at served = (the previous flow's end, or s) + b.
 #pragma once
 
 #include <algorithm>
@@ -19,11 +22,18 @@ struct PairFlows {
   double served = 0;                              // bytes per flow since the pair became active
   double rate = 0;                                // bytes per second per flow, from the last solve
   uint32_t active_at = 0;                         // position in the list of active pairs
+  bool fifo = false;                              // one connection: flows in joining order
+  double tail = 0;                                // fifo: served at the last flow's end
   std::vector<std::pair<double, uint32_t>> heap;  // (served at completion, message), min first
 
   size_t count() const noexcept { return heap.size(); }
+  // The pair's weight in the max-min solve: its flows, or 1 for a connection.
+  double weight() const noexcept {
+    return fifo ? (heap.empty() ? 0.0 : 1.0) : static_cast<double>(heap.size());
+  }
   void add(uint32_t message, double wire_bytes) {
-    heap.emplace_back(served + wire_bytes, message);
+    tail = (fifo ? std::max(served, tail) : served) + wire_bytes;
+    heap.emplace_back(tail, message);
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
   }
   // Seconds until the next completion at the current rate.
@@ -40,7 +50,7 @@ struct PairFlows {
     message = heap.front().second;
     std::pop_heap(heap.begin(), heap.end(), std::greater<>());
     heap.pop_back();
-    if (heap.empty()) served = 0;
+    if (heap.empty()) served = tail = 0;
     return true;
   }
 };

@@ -193,6 +193,7 @@ class Run {
       pairs_.emplace_back();
       pairs_.back().src = m.src;
       pairs_.back().dst = m.dst;
+      pairs_.back().fifo = net_.connections;
     }
     PairFlows& p = pairs_[it->second];
     if (p.count() == 0) {
@@ -228,7 +229,7 @@ class Run {
     for (uint32_t p : active_) {
       const PairFlows& f = pairs_[p];
       const uint32_t b = to_port(f.dst) ? (port_limits ? port_link() : kNoLink) : down(f.dst);
-      vars_.push_back({static_cast<double>(f.count()), up(f.src), b});
+      vars_.push_back({f.weight(), up(f.src), b});
     }
     rates_.resize(vars_.size());
     maxmin_.solve(capacity_, vars_, rates_);
@@ -236,7 +237,7 @@ class Run {
     for (size_t k = 0; k < active_.size(); ++k) {
       PairFlows& f = pairs_[active_[k]];
       f.rate = rates_[k];
-      if (to_port(f.dst)) in += rates_[k] * static_cast<double>(f.count());
+      if (to_port(f.dst)) in += rates_[k] * f.weight();
     }
     return in;
   }

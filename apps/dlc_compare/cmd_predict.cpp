@@ -23,6 +23,7 @@ struct PredictOptions {
   uint32_t hosts = 0;
   int64_t port_host = -1;
   double port_rate_Bps = 0, port_buffer_bytes = 0;
+  std::string sharing = "flow";
 };
 
 std::ofstream open_out(const std::string& path) {
@@ -40,6 +41,7 @@ model::Network network_for(const PredictOptions& o, const std::vector<model::Hpc
                 std::to_string(needed - 1));
   }
   model::Network n = model::uniform_network(std::max({o.hosts, needed, 1u}), c);
+  n.connections = o.sharing == "connection";
   if (o.port_host >= 0) {
     n.port = model::BottleneckPort{static_cast<uint32_t>(o.port_host),
                                    o.port_rate_Bps > 0 ? o.port_rate_Bps : c.link_rate_Bps,
@@ -76,6 +78,7 @@ int run_predict(const PredictOptions& o, Argv args) {
     doc["context"] = make_run_context("dlc-compare predict", args.argc, args.argv);
     doc["calibration"] = model::to_json(c);
     doc["flows"] = flows.size();
+    doc["sharing"] = o.sharing;
     doc["hosts"] = net.hosts();
     doc["begin_s"] = p.begin_s;
     doc["end_s"] = p.end_s;
@@ -123,6 +126,12 @@ void add_predict(CLI::App& app, int* exit, Argv args) {
                   "the bottleneck port's buffer in bytes (default 0: a plain link)");
   sub->add_option("--queue", o->queue, "write the port's fluid queue length over time (CSV)");
   sub->add_option("--json", o->json, "a JSON summary: links' utilisation, span, events");
+  sub->add_option("--sharing", o->sharing,
+                  "flow: every flow shares its links on its own (HPCC: a queue pair per flow); "
+                  "connection: the flows of one (src, dst) pair go one after another in start "
+                  "order, as dlcnet's messages on one queue pair or UCX endpoint")
+      ->check(CLI::IsMember({"flow", "connection"}))
+      ->capture_default_str();
   sub->callback([o, exit, args] { *exit = run_predict(*o, args); });
 }
 

@@ -64,6 +64,29 @@ TEST(ModelPredict, EqualFlowsOfOnePair) {
   for (const MessageTimes& t : p.messages) expect_time(t.finish_s, sb(3) + kLatency);
 }
 
+TEST(ModelPredict, ConnectionsServeTheirMessagesInOrder) {
+  // Network::connections: hosts 1 and 2 send into host 0; host 1 posts two messages of S on
+  // its one connection, host 2 one. The connections share the down link B/2 each (weights 1,
+  // 1, not 2, 1): host 1's first message ends at 2 S/B with host 2's; its second then has the
+  // link alone for its S: 3 S/B. As independent flows all three would end at 3 S/B.
+  Calibration c = plain_calibration();
+  Network n = uniform_network(3, c);
+  n.connections = true;
+  const std::vector<Message> m = {msg(1, 0, kS), msg(1, 0, kS), msg(2, 0, kS)};
+  const Prediction p = predict(n, c, m);
+  expect_time(p.messages[0].finish_s, sb(2) + kLatency);
+  expect_time(p.messages[1].finish_s, sb(3) + kLatency);
+  expect_time(p.messages[2].finish_s, sb(2) + kLatency);
+  // A message posted later on a busy connection waits for the ones ahead of it: S at 0, S at
+  // S/(2B) on the same pair, alone: the second ends at 2 S/B (it starts on the wire at S/B).
+  Network one = uniform_network(2, c);
+  one.connections = true;
+  const std::vector<Message> m2 = {msg(0, 1, kS), msg(0, 1, kS, sb(0.5))};
+  const Prediction q = predict(one, c, m2);
+  expect_time(q.messages[0].finish_s, sb(1) + kLatency);
+  expect_time(q.messages[1].finish_s, sb(2) + kLatency);
+}
+
 TEST(ModelPredict, UnequalSizesStartTogether) {
   // S, 2S, 3S from hosts 1, 2, 3 into host 0. B/3 each until the S flow ends at 3 S/B; the
   // two others have S and 2S left at B/2: the 2S flow ends 2 S/B later (5 S/B); the last
