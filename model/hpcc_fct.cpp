@@ -88,6 +88,7 @@ std::vector<FctRecord> read_fct_txt(std::istream& in, const std::string& file) {
     r.start_ns = f.whole("start_ns");
     r.fct_ns = f.whole("fct_ns");
     r.standalone_ns = f.whole("standalone_fct_ns");
+    r.line = f.line_number();
     out.push_back(r);
   }
   return out;

@@ -23,6 +23,7 @@ namespace dlcnet::model {
 struct FctRecord {
   uint32_t sip = 0, dip = 0, sport = 0, dport = 0;
   uint64_t size = 0, start_ns = 0, fct_ns = 0, standalone_ns = 0;
+  size_t line = 0;  // read_fct_txt: the line it came from (for messages); 0 otherwise
 
   uint32_t src() const noexcept;  // node ids, as HPCC derives them
   uint32_t dst() const noexcept;

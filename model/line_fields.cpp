@@ -19,9 +19,14 @@ bool LineFields::next_line() {
   while (std::getline(in_, line_)) {
     ++line_no_;
     pos_ = 0;
-    bool blank = true;
-    for (char c : line_) blank = blank && is_space(c);
-    if (!blank) return true;
+    size_t first = 0;
+    while (first < line_.size() && is_space(line_[first])) ++first;
+    if (first == line_.size()) continue;  // blank
+    if (comment_ != 0 && line_[first] == comment_) {
+      comments_.push_back(line_.substr(first + 1));
+      continue;
+    }
+    return true;
   }
   return false;
 }
@@ -49,6 +54,15 @@ uint64_t LineFields::whole(std::string_view name) {
   auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
   if (ec != std::errc() || p != f.data() + f.size())
     fail(name, "\"" + std::string(f) + "\" is not a whole number");
+  return v;
+}
+
+int64_t LineFields::integer(std::string_view name) {
+  const std::string_view f = field(name);
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+  if (ec != std::errc() || p != f.data() + f.size())
+    fail(name, "\"" + std::string(f) + "\" is not an integer");
   return v;
 }
 

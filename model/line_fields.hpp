@@ -7,20 +7,26 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace dlcnet::model {
 
 class LineFields {
  public:
-  LineFields(std::istream& in, std::string file) : in_(in), file_(std::move(file)) {}
+  // `comment`: lines whose first character other than a space is this one are not data: they
+  // are kept in comments() (none when 0, as in HPCC's formats).
+  LineFields(std::istream& in, std::string file, char comment = 0)
+      : in_(in), file_(std::move(file)), comment_(comment) {}
 
-  // The next line that is not blank; false at the end of the input.
+  // The next line that is neither blank nor a comment; false at the end of the input.
   bool next_line();
   size_t line_number() const noexcept { return line_no_; }
+  const std::vector<std::string>& comments() const noexcept { return comments_; }
 
   // The next field of the current line, parsed; each throws Error naming `name`.
   uint64_t whole(std::string_view name);
   uint32_t whole32(std::string_view name);
+  int64_t integer(std::string_view name);  // whole, possibly negative
   double real(std::string_view name);  // finite
   uint32_t hex32(std::string_view name);
   // Throws unless the line has no field left (`what`: what the line holds, for the message).
@@ -33,6 +39,8 @@ class LineFields {
   std::string_view field(std::string_view name);
   std::istream& in_;
   std::string file_, line_;
+  char comment_ = 0;
+  std::vector<std::string> comments_;
   size_t line_no_ = 0, pos_ = 0;
 };
 

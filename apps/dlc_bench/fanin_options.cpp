@@ -176,6 +176,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
   app.add_option("--fct", r.fct_path, "write every message in HPCC's fct.txt layout (rank 0)");
+  app.add_option("--export-flows", r.export_flows,
+                 "write every message as HPCC's flow.txt here and its flow map at FILE.map, for "
+                 "a simulator and dlc-compare (rank 0; docs/compare.md)");
   app.add_option("--link-gbps", r.link_gbps, "--fct: the link rate of the standalone model")
       ->check(dlcnet::cli::real(0, 1e6));
   app.add_option("--timeout", s.timeout_s, "seconds any wait may last")

@@ -8,13 +8,16 @@
 int main(int argc, char** argv) {
   using namespace dlcnet::compare::cli;
   CLI::App app{
-      "dlc-compare: predict an HPCC flow.txt with dlcnet's reference model (max-min fair "
-      "sharing of hosts on one switch, docs/model.md) and write HPCC's fct.txt"};
-  app.require_subcommand(1);
+      "dlc-compare: compare a measured run (the flow map of --export-flows) with a simulator's "
+      "fct.txt (dlc-compare MEASURED PREDICTED, docs/compare.md); predict a flow.txt with "
+      "dlcnet's reference model (predict); calibrate the model from dlc-bench reports"};
+  app.require_subcommand(0, 1);
   int exit = kExitOk;
   const Argv args{argc, argv};
   add_predict(app, &exit, args);
   add_model_speed(app, &exit, args);
+  add_calibrate(app, &exit, args);
+  add_compare(app, &exit, args);
   dlcnet::add_version_flag(app, "dlc-compare");
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@
 #include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
+#include "compare/flow_export.hpp"
 #include "flows/fct.hpp"
 #include "flows/flow_report.hpp"
 #include "launch/transport_select.hpp"
@@ -182,6 +183,14 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     f.flush();
     if (!f) throw Error("cannot write the fct file " + o.fct_path);
   }
+  if (!o.export_flows.empty()) {
+    // Groups are the rounds (solo, warm-up and measured alike); background messages have none.
+    std::vector<int32_t> groups;
+    groups.reserve(a.flows.size());
+    for (const Flow& f : a.flows) groups.push_back(f.key >= 0 ? f.opnum : -1);
+    compare::export_flows(o.export_flows,
+                          compare::flow_map_of(a.flows, groups, "dlc-bench fanin", "round"));
+  }
   if (!o.json_path.empty()) {
     nlohmann::json doc = fanin_json(spec, a);
     nlohmann::json ctx = make_run_context("dlc-bench fanin", argc, argv);
@@ -202,7 +211,10 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     }
     doc["files"] = {
         {"records", files},
-        {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)}};
+        {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)},
+        {"flows", o.export_flows.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.export_flows)},
+        {"flow_map", o.export_flows.empty() ? nlohmann::json(nullptr)
+                                            : nlohmann::json(compare::flow_map_path(o.export_flows))}};
     write_json_file(o.json_path, doc);
   }
   return jl.verdict(true);

@@ -1,0 +1,55 @@
+// dlc-compare calibrate LAT.json BW.json... --out c.json: the model's calibration from
+// dlc-bench lat and bw reports taken on the fabric at hand (model/bench_calibration.hpp).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "apps/dlc_compare/commands.hpp"
+#include "core/error.hpp"
+#include "core/run_context.hpp"
+#include "model/bench_calibration.hpp"
+
+namespace dlcnet::compare::cli {
+namespace {
+
+struct CalibrateOptions {
+  std::vector<std::string> reports;
+  std::string out;
+};
+
+int run_calibrate(const CalibrateOptions& o) {
+  std::vector<nlohmann::json> docs;
+  docs.reserve(o.reports.size());
+  std::vector<model::BenchReport> reports;
+  for (const std::string& path : o.reports) {
+    std::ifstream in(path);
+    if (!in) throw Error(path + ": cannot open");
+    try {
+      docs.push_back(nlohmann::json::parse(in));
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(path + ": not JSON: " + e.what());
+    }
+  }
+  for (size_t i = 0; i < docs.size(); ++i) reports.push_back({o.reports[i], &docs[i]});
+  const model::Calibration c = model::calibration_from_bench(reports);
+  write_json_file(o.out, model::to_json(c));
+  std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate "
+            << c.link_rate_Bps * 8e-9 << " Gbit/s (payload), " << c.overhead_by_size.size()
+            << " size overheads; " << o.out << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_calibrate(CLI::App& app, int* exit, Argv) {
+  auto o = std::make_shared<CalibrateOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "calibrate",
+      "Write the model's calibration from dlc-bench lat and bw --json reports (docs/model.md)");
+  sub->add_option("REPORTS", o->reports, "dlc-bench lat and bw JSON reports")->required();
+  sub->add_option("--out", o->out, "calibration JSON to write")->required();
+  sub->callback([o, exit] { *exit = run_calibrate(*o); });
+}
+
+}  // namespace dlcnet::compare::cli

@@ -1,0 +1,81 @@
+// dlc-compare MEASURED PREDICTED: a flow map written by --export-flows (what was measured)
+// against an fct.txt of the flow.txt beside it (HPCC's, SimAI's or ASTRA-sim's ns-3, or
+// `dlc-compare predict`): per-message and per-group errors on the console, in JSON and CSV.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "apps/dlc_compare/commands.hpp"
+#include "compare/compare_report.hpp"
+#include "core/error.hpp"
+#include "core/run_context.hpp"
+#include "model/calibration.hpp"
+
+namespace dlcnet::compare::cli {
+namespace {
+
+struct CompareOptions {
+  std::string measured, predicted, calibration, json, csv;
+  double ack_us = -1;
+};
+
+int run_compare(const CompareOptions& o, Argv args) {
+  double ack_s = o.ack_us * 1e-6;
+  if (!o.calibration.empty()) ack_s = model::read_calibration(o.calibration).base_latency_s;
+  const FlowMap map = read_flow_map(o.measured);
+  const std::vector<model::FctRecord> fct = model::read_fct_txt(o.predicted);
+  const Comparison c = compare(map, o.measured, fct, o.predicted, ack_s * 1e9);
+  print_comparison(std::cout, c);
+  if (!o.csv.empty()) {
+    std::ofstream out(o.csv);
+    write_comparison_csv(out, c);
+    out.flush();
+    if (!out) throw Error("--csv: cannot write " + o.csv);
+  }
+  if (!o.json.empty()) {
+    nlohmann::json doc = comparison_json(c);
+    doc["context"] = make_run_context("dlc-compare", args.argc, args.argv);
+    write_json_file(o.json, doc);
+  }
+  if (c.messages.count == 0) {
+    std::cerr << "dlc-compare: error: no flow of " << o.measured << " could be compared\n";
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_compare(CLI::App& app, int* exit, Argv args) {
+  auto o = std::make_shared<CompareOptions>();
+  app.add_option("MEASURED", o->measured,
+                 "the flow map a run wrote with --export-flows FILE (FILE.map)");
+  app.add_option("PREDICTED", o->predicted,
+                 "fct.txt predicted for FILE (by ns-3 HPCC/SimAI/ASTRA-sim or dlc-compare predict)");
+  auto* cal = app.add_option("--calibration", o->calibration,
+                             "calibration JSON: its base latency is the acknowledgement's, which "
+                             "turns a measured one-way latency into HPCC's fct");
+  auto* ack = app.add_option("--ack-latency-us", o->ack_us,
+                             "the acknowledgement's one-way latency in us, instead of "
+                             "--calibration")
+                  ->check(CLI::NonNegativeNumber);
+  cal->excludes(ack);
+  app.add_option("--json", o->json, "write the comparison (dlcnet.compare/1) here");
+  app.add_option("--csv", o->csv, "write one line per compared message here (for plots)");
+  app.callback([o, exit, args, &app] {
+    if (!app.get_subcommands().empty()) return;
+    if (o->measured.empty() || o->predicted.empty()) {
+      throw CLI::ValidationError("dlc-compare", "MEASURED and PREDICTED are required "
+                                                "(or a subcommand: predict, calibrate, model-speed)");
+    }
+    if (o->calibration.empty() && o->ack_us < 0) {
+      throw CLI::ValidationError("dlc-compare",
+                                 "--calibration or --ack-latency-us: the measured one-way "
+                                 "latency needs the acknowledgement's to be HPCC's fct");
+    }
+    *exit = run_compare(*o, args);
+  });
+}
+
+}  // namespace dlcnet::compare::cli

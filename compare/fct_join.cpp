@@ -1,0 +1,75 @@
+#include "compare/fct_join.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <unordered_map>
+
+#include "core/error.hpp"
+
+namespace dlcnet::compare {
+namespace {
+
+uint64_t flow_key(uint32_t src, uint32_t dst, uint32_t sport) {
+  return (static_cast<uint64_t>(src & 0xffffu) << 48) | (static_cast<uint64_t>(dst & 0xffffu) << 32) |
+         sport;
+}
+
+}  // namespace
+
+Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
+              const std::string& fct_file, double ack_ns) {
+  std::unordered_map<uint64_t, uint32_t> by_key;
+  by_key.reserve(map.flows.size());
+  for (const MappedFlow& m : map.flows) by_key.emplace(flow_key(m.src, m.dst, m.sport), m.flow);
+  std::vector<int64_t> predicted(map.flows.size(), -1);
+  for (const model::FctRecord& r : fct) {
+    const std::string where = fct_file + ":" + std::to_string(r.line) + ": ";
+    const auto it = by_key.find(flow_key(r.src(), r.dst(), r.sport));
+    if (it == by_key.end()) {
+      throw Error(where + "no flow " + std::to_string(r.src()) + " -> " + std::to_string(r.dst()) +
+                  " with sport " + std::to_string(r.sport) +
+                  " in the flow map: is this the fct.txt of that flow.txt?");
+    }
+    const MappedFlow& m = map.flows[it->second];
+    if (r.size != m.size) {
+      throw Error(where + "field size: " + std::to_string(r.size) + " bytes, flow " +
+                  std::to_string(m.flow) + " of the map has " + std::to_string(m.size));
+    }
+    if (std::llabs(static_cast<long long>(r.start_ns) - static_cast<long long>(m.start_ns)) > 1) {
+      throw Error(where + "field start_ns: " + std::to_string(r.start_ns) + ", flow " +
+                  std::to_string(m.flow) + " of the map starts at " + std::to_string(m.start_ns));
+    }
+    if (predicted[m.flow] >= 0) {
+      throw Error(where + "flow " + std::to_string(m.flow) + " (sport " +
+                  std::to_string(r.sport) + ") is predicted twice");
+    }
+    predicted[m.flow] = static_cast<int64_t>(r.fct_ns);
+  }
+  Join j;
+  for (const MappedFlow& m : map.flows) {
+    if (predicted[m.flow] < 0) {
+      j.unpredicted.push_back(m.flow);
+      continue;
+    }
+    if (!(m.latency_ns > 0)) {
+      j.unmeasurable.push_back(m.flow);
+      continue;
+    }
+    Matched x;
+    x.src = m.src;
+    x.dst = m.dst;
+    x.sport = m.sport;
+    x.bytes = m.size;
+    x.start_ns = static_cast<double>(m.start_ns);
+    x.measured_ns = m.latency_ns + ack_ns;
+    x.predicted_ns = static_cast<double>(predicted[m.flow]);
+    x.ack_ns = ack_ns;
+    x.group = m.group;
+    x.key = m.key;
+    x.opnum = m.opnum;
+    j.matched.push_back(x);
+  }
+  return j;
+}
+
+}  // namespace dlcnet::compare

@@ -1,0 +1,83 @@
+#include "compare/flow_export.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "model/hpcc_flow.hpp"
+
+namespace dlcnet::compare {
+namespace {
+
+constexpr uint32_t kFirstSport = 10000;  // HPCC's third.cc: portNumder[src][dst]++ from 10000
+
+}  // namespace
+
+FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups,
+                    const std::string& tool, const std::string& group_kind) {
+  if (!groups.empty() && groups.size() != flows.size()) {
+    throw Error("flow export: " + std::to_string(groups.size()) + " groups for " +
+                std::to_string(flows.size()) + " flows");
+  }
+  FlowMap map;
+  map.tool = tool;
+  map.group_kind = group_kind;
+  if (flows.empty()) return map;
+  std::vector<size_t> order(flows.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return flows[a].start_ns < flows[b].start_ns; });
+  map.origin_ns = flows[order.front()].start_ns;
+  std::map<std::pair<int32_t, int32_t>, uint32_t> next_sport;
+  map.flows.reserve(flows.size());
+  for (size_t i : order) {
+    const Flow& f = flows[i];
+    if (f.src < 0 || f.dst < 0) throw Error("flow export: a message without a rank");
+    MappedFlow m;
+    m.flow = static_cast<uint32_t>(map.flows.size());
+    m.src = static_cast<uint32_t>(f.src);
+    m.dst = static_cast<uint32_t>(f.dst);
+    auto [it, fresh] = next_sport.try_emplace({f.src, f.dst}, kFirstSport);
+    m.sport = it->second++;
+    m.size = f.bytes;
+    m.start_ns = static_cast<uint64_t>(std::llround(std::max(0.0, f.start_ns - map.origin_ns)));
+    m.latency_ns = f.fct_ns;
+    m.bound_ns = f.bound_ns;
+    m.group = groups.empty() ? -1 : groups[i];
+    m.key = f.key;
+    m.opnum = f.opnum;
+    map.flows.push_back(m);
+  }
+  return map;
+}
+
+void export_flows(const std::string& path, const FlowMap& map) {
+  std::vector<model::HpccFlow> hpcc;
+  hpcc.reserve(map.flows.size());
+  for (const MappedFlow& m : map.flows) {
+    model::HpccFlow h;
+    h.src = m.src;
+    h.dst = m.dst;
+    h.size = m.size;
+    h.start_s = static_cast<double>(m.start_ns) * 1e-9;
+    hpcc.push_back(h);
+  }
+  {
+    std::ofstream out(path);
+    model::write_flow_txt(out, hpcc);
+    out.flush();
+    if (!out) throw Error("--export-flows: cannot write " + path);
+  }
+  const std::string mp = flow_map_path(path);
+  std::ofstream out(mp);
+  write_flow_map(out, map);
+  out.flush();
+  if (!out) throw Error("--export-flows: cannot write " + mp);
+}
+
+}  // namespace dlcnet::compare

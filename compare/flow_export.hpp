@@ -1,0 +1,30 @@
+// --export-flows FILE: a run's messages (flows/flow.hpp, on rank 0's clock) as HPCC's flow.txt
+// at FILE and the flow map at FILE.map (compare/flow_map.hpp), so a simulator, or dlcnet's own
+// model, can be run on exactly what was measured and compared with `dlc-compare FILE.map
+// fct.txt`. Node ids are ranks; starts count from the first message's post (origin); pg 3 and
+// dport 100 as in HPCC's examples; sports per (src, dst) pair from 10000 in start order, as
+// HPCC assigns them. A flat flow list keeps every message's measured post time but not what it
+// waited for (docs/compare.md).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "compare/flow_map.hpp"
+#include "flows/flow.hpp"
+
+namespace dlcnet::compare {
+
+// `groups` is parallel to `flows` (empty: every group -1).
+FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups,
+                    const std::string& tool, const std::string& group_kind);
+
+// Writes FILE and FILE.map; throws Error naming the file that cannot be written.
+void export_flows(const std::string& path, const FlowMap& map);
+
+inline std::string flow_map_path(const std::string& flow_txt) {
+  return flow_txt + ".map";
+}
+
+}  // namespace dlcnet::compare

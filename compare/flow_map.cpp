@@ -1,0 +1,113 @@
+#include "compare/flow_map.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "model/line_fields.hpp"
+
+namespace dlcnet::compare {
+namespace {
+
+constexpr const char* kColumns = "flow src dst sport size start_ns latency_ns bound_ns group key opnum";
+
+// "# name value" lines: the value of `name`, or "" when absent.
+std::string header_value(const std::vector<std::string>& comments, const std::string& name) {
+  for (const std::string& c : comments) {
+    std::istringstream in(c);
+    std::string key;
+    in >> key;
+    if (key != name) continue;
+    std::string value;
+    std::getline(in >> std::ws, value);
+    return value;
+  }
+  return {};
+}
+
+void check_header(const std::vector<std::string>& comments, const std::string& file) {
+  const std::string v = header_value(comments, "dlcnet");
+  if (v.rfind("flow map ", 0) != 0) {
+    throw Error(file + ": not a dlcnet flow map (the first line must be \"# dlcnet flow map " +
+                std::to_string(kFlowMapVersion) + "\")");
+  }
+  if (v != "flow map " + std::to_string(kFlowMapVersion)) {
+    throw Error(file + ": \"" + v + "\": this dlc-compare reads version " +
+                std::to_string(kFlowMapVersion));
+  }
+}
+
+}  // namespace
+
+void write_flow_map(std::ostream& out, const FlowMap& map) {
+  out << "# dlcnet flow map " << kFlowMapVersion << '\n'
+      << "# tool " << map.tool << '\n'
+      << "# group " << (map.group_kind.empty() ? "none" : map.group_kind) << '\n';
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "# origin_ns %.0f\n# %s\n", map.origin_ns, kColumns);
+  out << buf;
+  for (const MappedFlow& f : map.flows) {
+    std::snprintf(buf, sizeof buf, "%u %u %u %u %llu %llu %.1f %.1f %d %d %d\n", f.flow, f.src,
+                  f.dst, f.sport, static_cast<unsigned long long>(f.size),
+                  static_cast<unsigned long long>(f.start_ns), f.latency_ns, f.bound_ns, f.group,
+                  f.key, f.opnum);
+    out << buf;
+  }
+}
+
+FlowMap read_flow_map(std::istream& in, const std::string& file) {
+  model::LineFields f(in, file, '#');
+  FlowMap map;
+  bool first = true;
+  while (f.next_line()) {
+    if (first) {
+      check_header(f.comments(), file);
+      map.tool = header_value(f.comments(), "tool");
+      map.group_kind = header_value(f.comments(), "group");
+      if (map.group_kind == "none") map.group_kind.clear();
+      const std::string origin = header_value(f.comments(), "origin_ns");
+      try {
+        map.origin_ns = origin.empty() ? 0 : std::stod(origin);
+      } catch (const std::exception&) {
+        throw Error(file + ": origin_ns: \"" + origin + "\" is not a number");
+      }
+      first = false;
+    }
+    MappedFlow m;
+    m.flow = f.whole32("flow");
+    if (m.flow != map.flows.size()) {
+      f.fail("flow", "is " + std::to_string(m.flow) + ", expected " +
+                         std::to_string(map.flows.size()) + " (one line per flow.txt line, in order)");
+    }
+    m.src = f.whole32("src");
+    m.dst = f.whole32("dst");
+    m.sport = f.whole32("sport");
+    m.size = f.whole("size");
+    m.start_ns = f.whole("start_ns");
+    m.latency_ns = f.real("latency_ns");
+    m.bound_ns = f.real("bound_ns");
+    const int64_t g = f.integer("group"), k = f.integer("key"), o = f.integer("opnum");
+    for (auto [v, name] : {std::pair{g, "group"}, {k, "key"}, {o, "opnum"}}) {
+      if (v < INT32_MIN || v > INT32_MAX) f.fail(name, std::to_string(v) + " is out of range");
+    }
+    m.group = static_cast<int32_t>(g);
+    m.key = static_cast<int32_t>(k);
+    m.opnum = static_cast<int32_t>(o);
+    f.expect_end(kColumns);
+    if (!map.flows.empty() && m.start_ns < map.flows.back().start_ns) {
+      f.fail("start_ns", "before the previous line's: flows are in order of start");
+    }
+    map.flows.push_back(m);
+  }
+  if (first) check_header(f.comments(), file);
+  return map;
+}
+
+FlowMap read_flow_map(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open the flow map");
+  return read_flow_map(in, path);
+}
+
+}  // namespace dlcnet::compare

@@ -1,0 +1,65 @@
+#include "model/bench_calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+
+namespace dlcnet::model {
+namespace {
+
+const nlohmann::json& key(const nlohmann::json& j, const char* name, const std::string& where) {
+  if (!j.is_object() || !j.contains(name)) {
+    throw Error(where + ": missing key \"" + name + "\" (not a dlc-bench lat or bw report?)");
+  }
+  return j.at(name);
+}
+
+double positive(const nlohmann::json& j, const char* name, const std::string& where) {
+  const nlohmann::json& v = key(j, name, where);
+  if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>())) {
+    throw Error(where + ": \"" + name + "\" = " + v.dump() + ": a positive number expected");
+  }
+  return v.get<double>();
+}
+
+}  // namespace
+
+Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
+  std::map<uint64_t, double> latency;  // bytes -> p50 one-way, s
+  double rate = 0;
+  for (const BenchReport& r : reports) {
+    const nlohmann::json& doc = *r.doc;
+    const std::string kind = key(key(doc, "test", r.file), "kind", r.file + ": test").dump();
+    const nlohmann::json& results = key(doc, "results", r.file);
+    if (!results.is_array() || results.empty()) throw Error(r.file + ": \"results\" is empty");
+    for (size_t i = 0; i < results.size(); ++i) {
+      const std::string where = r.file + ": results[" + std::to_string(i) + "]";
+      const double bytes = positive(results[i], "bytes", where);
+      if (kind == "\"lat\"") {
+        latency[static_cast<uint64_t>(bytes)] =
+            positive(key(results[i], "latency_s", where), "p50", where + ".latency_s");
+      } else if (kind == "\"bw\"") {
+        rate = std::max(rate, positive(key(results[i], "bandwidth", where), "average_bytes_per_s",
+                                       where + ".bandwidth"));
+      } else {
+        throw Error(r.file + ": test.kind " + kind + ": a lat or bw report expected");
+      }
+    }
+  }
+  if (latency.empty()) throw Error("calibration: no dlc-bench lat report among the inputs");
+  if (rate <= 0) throw Error("calibration: no dlc-bench bw report among the inputs");
+  Calibration c;
+  c.link_rate_Bps = rate;
+  c.base_latency_s = latency.begin()->second;
+  c.header_bytes = 0;
+  for (const auto& [bytes, p50] : latency) {
+    const double o = std::max(0.0, p50 - c.base_latency_s - static_cast<double>(bytes) / rate);
+    c.overhead_by_size.push_back({bytes, o});
+  }
+  return c;
+}
+
+}  // namespace dlcnet::model

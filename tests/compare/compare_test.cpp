@@ -1,0 +1,89 @@
+// Measured against predicted from hand-made files: a flow map and an fct.txt whose errors are
+// known give the known summary; an fct.txt that is not of the map's flow.txt is refused.
+#include "compare/compare_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/error.hpp"
+#include "model/hpcc_fct.hpp"
+
+namespace dlcnet::compare {
+namespace {
+
+// Four flows: 1->0 (sports 10000, 10001) and 2->0 (10000) in round 0, 1->0 (10002) in round 1.
+// Measured one-way latencies 90, 190, 290, 390 us; the acknowledgement 10 us, so measured fct
+// 100, 200, 300, 400 us. Starts 0, 0, 50 us, 1000 us.
+const char* kMap =
+    "# dlcnet flow map 1\n# tool test\n# group round\n# origin_ns 0\n"
+    "# flow src dst sport size start_ns latency_ns bound_ns group key opnum\n"
+    "0 1 0 10000 1000 0 90000 0 0 0 0\n"
+    "1 2 0 10000 2000 0 190000 0 0 1 0\n"
+    "2 1 0 10001 3000 50000 290000 0 0 2 0\n"
+    "3 1 0 10002 4000 1000000 390000 0 1 3 1\n";
+
+// Predicted fct: 110 (+10%), 180 (-10%), 330 (+10%), 400 (0%) us, in completion order. Node
+// 0 is 0b000001, 1 is 0b000101, 2 is 0b000201.
+const char* kFct =
+    "0b000101 0b000001 10000 100 1000 0 110000 50000\n"
+    "0b000201 0b000001 10000 100 2000 0 180000 50000\n"
+    "0b000101 0b000001 10001 100 3000 50000 330000 50000\n"
+    "0b000101 0b000001 10002 100 4000 1000000 400000 50000\n";
+
+Comparison run(const std::string& map_text, const std::string& fct_text) {
+  std::istringstream m(map_text), f(fct_text);
+  const FlowMap map = read_flow_map(m, "m.map");
+  const std::vector<model::FctRecord> fct = model::read_fct_txt(f, "fct.txt");
+  return compare(map, "m.map", fct, "fct.txt", 10000);
+}
+
+TEST(Compare, KnownErrorsGiveTheKnownSummary) {
+  const Comparison c = run(kMap, kFct);
+  ASSERT_EQ(c.messages.count, 4u);
+  EXPECT_NEAR(c.messages.mape_pct, 7.5, 1e-9);  // (10 + 10 + 10 + 0) / 4
+  EXPECT_NEAR(c.messages.signed_error.min, -0.1, 1e-12);
+  EXPECT_NEAR(c.messages.signed_error.max, 0.1, 1e-12);
+  EXPECT_NEAR(c.messages.abs_error.max, 0.1, 1e-12);
+  // Measured fct {100, 200, 300, 400}, predicted {110, 180, 330, 400}: the empirical CDFs
+  // differ most just above 100 (0.25 against 0) and at 300 (0.75 against 0.5): 0.25.
+  EXPECT_NEAR(c.messages.ks, 0.25, 1e-12);
+  // Round 0: first post 0; last arrival measured max(90, 190, 50 + 290) = 340 us, predicted
+  // max(100, 170, 50 + 320) = 370 us: +8.8%. Round 1: 390 against 390 us.
+  ASSERT_EQ(c.groups.size(), 2u);
+  EXPECT_NEAR(c.groups[0].measured_s, 340e-6, 1e-12);
+  EXPECT_NEAR(c.groups[0].predicted_s, 370e-6, 1e-12);
+  EXPECT_EQ(c.groups[0].messages, 3u);
+  EXPECT_NEAR(c.groups[1].error(), 0, 1e-12);
+  // The worst: the two +-10% flows of 1->0 and 2->0 first, the exact one last.
+  EXPECT_EQ(c.messages.worst.back().sport, 10002u);
+}
+
+TEST(Compare, UnpredictedFlowsAreCountedNotCompared) {
+  const std::string fct(kFct);
+  const Comparison c = run(kMap, fct.substr(0, fct.rfind("0b000101")));
+  EXPECT_EQ(c.messages.count, 3u);
+  ASSERT_EQ(c.join.unpredicted.size(), 1u);
+  EXPECT_EQ(c.join.unpredicted[0], 3u);
+}
+
+void expect_error(const std::string& fct, const std::string& want) {
+  try {
+    run(kMap, fct);
+    ADD_FAILURE() << "no error for " << fct;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+  }
+}
+
+TEST(Compare, AnFctOfAnotherFlowListIsRefused) {
+  expect_error("0b000101 0b000001 10009 100 1000 0 110000 50000\n",
+               "fct.txt:1: no flow 1 -> 0 with sport 10009");
+  expect_error("0b000101 0b000001 10000 100 1001 0 110000 50000\n", "fct.txt:1: field size");
+  expect_error("0b000101 0b000001 10000 100 1000 77 110000 50000\n", "fct.txt:1: field start_ns");
+  expect_error(std::string(kFct) + "0b000101 0b000001 10000 100 1000 0 110000 50000\n",
+               "fct.txt:5: flow 0 (sport 10000) is predicted twice");
+}
+
+}  // namespace
+}  // namespace dlcnet::compare
