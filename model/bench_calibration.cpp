@@ -28,11 +28,14 @@ double positive(const nlohmann::json& j, const char* name, const std::string& wh
 }  // namespace
 
 Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
-  std::map<uint64_t, double> latency;  // bytes -> p50 one-way, s
+  std::map<uint64_t, double> latency;  // bytes -> fastest one-way, s
   double rate = 0;
   for (const BenchReport& r : reports) {
     const nlohmann::json& doc = *r.doc;
     const std::string kind = key(key(doc, "test", r.file), "kind", r.file + ": test").dump();
+    if (kind != "\"lat\"" && kind != "\"bw\"") {
+      throw Error(r.file + ": test.kind " + kind + ": a lat or bw report expected");
+    }
     const nlohmann::json& results = key(doc, "results", r.file);
     if (!results.is_array() || results.empty()) throw Error(r.file + ": \"results\" is empty");
     for (size_t i = 0; i < results.size(); ++i) {
@@ -40,12 +43,10 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
       const double bytes = positive(results[i], "bytes", where);
       if (kind == "\"lat\"") {
         latency[static_cast<uint64_t>(bytes)] =
-            positive(key(results[i], "latency_s", where), "p50", where + ".latency_s");
-      } else if (kind == "\"bw\"") {
+            positive(key(results[i], "latency_s", where), "min", where + ".latency_s");
+      } else {
         rate = std::max(rate, positive(key(results[i], "bandwidth", where), "average_bytes_per_s",
                                        where + ".bandwidth"));
-      } else {
-        throw Error(r.file + ": test.kind " + kind + ": a lat or bw report expected");
       }
     }
   }
@@ -55,8 +56,8 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
   c.link_rate_Bps = rate;
   c.base_latency_s = latency.begin()->second;
   c.header_bytes = 0;
-  for (const auto& [bytes, p50] : latency) {
-    const double o = std::max(0.0, p50 - c.base_latency_s - static_cast<double>(bytes) / rate);
+  for (const auto& [bytes, fastest] : latency) {
+    const double o = std::max(0.0, fastest - c.base_latency_s - static_cast<double>(bytes) / rate);
     c.overhead_by_size.push_back({bytes, o});
   }
   return c;

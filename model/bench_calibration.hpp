@@ -1,10 +1,11 @@
 // A calibration (model/calibration.hpp) from dlc-bench's own reports on the fabric at hand:
 // `dlc-bench lat` (half the ping-pong round trip per size) and `dlc-bench bw` (streaming rate
 // per size), docs/model.md "Calibration from dlc-bench":
-//   base_latency_s  the lat run's p50 at its smallest size;
+//   base_latency_s  the lat run's fastest one-way time (min) at its smallest size: the idle
+//                   network, without the scheduling noise a loaded host adds to the median;
 //   link_rate_Bps   the best average rate of the bw run's sizes (payload per second, so the
 //                   packet header is 0: the rate already is goodput);
-//   overhead_by_size  per lat size s: max(0, p50(s) - base latency - s / rate), what a message
+//   overhead_by_size  per lat size s: max(0, min(s) - base latency - s / rate), what a message
 //                   of s bytes costs beyond latency and serialisation.
 #pragma once
 

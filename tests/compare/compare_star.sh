@@ -1,0 +1,82 @@
+# The loop with a simulator, end to end on a real kernel queue: a star of network namespaces
+# (scripts/netns-star.sh) with a 100 Mbit/s tbf on the switch port toward rank 0.
+#  1. calibrate: dlc-bench lat (64 B, 64 KiB) and bw (64 KiB) between h1 and h0 over the star,
+#     `dlc-compare calibrate` -> c.json;
+#  2. measure: a fan-in of 4 workers x 16 x 64 KiB over UCX tcp, --export-flows f.txt (HPCC's
+#     flow.txt and the flow map f.txt.map);
+#  3. predict: `dlc-compare predict f.txt --sharing connection` -> fct.txt (the reference model);
+#  4. compare: `dlc-compare f.txt.map fct.txt` -> every message joined, and the burst
+#     completion time of each measured iteration (the rounds after 12 solo and 1 warm-up) within
+#     10% of the prediction (issue 15), median and each.
+# Then the same comparison against a calibration whose rate is doubled must report the rounds
+# about 50% fast: the comparison can fail. Root only: exits 77 when not root or `ip netns add`
+# fails. $1: the build's bin directory.
+source "$(dirname "$0")/../e2e/lib.sh"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+STAR="$ROOT/scripts/netns-star.sh"
+RUN="$ROOT/scripts/star-run.sh"
+[ "$(id -u)" -eq 0 ] || { echo "not root: skipped"; exit 77; }
+prefix="cmp$$"
+ip netns add "$prefix-try" 2>/dev/null || { echo "ip netns add fails: skipped"; exit 77; }
+ip netns delete "$prefix-try"
+cleanup() {
+  bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+B="$BIN/dlc-bench"
+C="$BIN/dlc-compare"
+
+check "star up" bash "$STAR" up --prefix "$prefix" --hosts 5 --rate 100mbit --burst 32kb \
+  --limit 8mb
+ucx=(--transport ucx --ucx-tls tcp,self -p 18810 --timeout 60)
+# bench NAME ARGS...: one dlc-bench two-rank run, server in h0, client in h1 writes NAME.json.
+bench() {
+  local name="$1"
+  shift
+  ip netns exec "$prefix-h0" timeout 120 "$B" "$@" "${ucx[@]}" >"$work/$name.server" 2>&1 &
+  local server=$!
+  sleep 0.5
+  check "calibration run: $*" ip netns exec "$prefix-h1" timeout 120 "$B" "$@" "${ucx[@]}" \
+    --json "$work/$name.json" 10.230.0.1
+  wait "$server"
+}
+bench lat64 lat -s 64 -n 300
+bench lat64k lat -s 64K -n 50
+bench bw64k bw -s 64K -n 1000
+check "calibrate" "$C" calibrate "$work/lat64.json" "$work/lat64k.json" "$work/bw64k.json" \
+  --out "$work/c.json"
+json_assert "$work/c.json" \
+  "80e6 / 8 <= d['link_rate_Bps'] <= 110e6 / 8" \
+  "0 < d['base_latency_s'] < 0.01"
+
+check "fanin with --export-flows" bash "$RUN" --prefix "$prefix" --ranks 5 --logs "$work/logs" \
+  --timeout 200 -- "$B" fanin --transport ucx --ucx-tls tcp,self -s 64K --burst 16 -n 5 \
+  --warmup 1 --solo 3 --timeout 60 -q --export-flows "$work/f.txt" --json "$work/fan.json"
+check "predict" "$C" predict "$work/f.txt" --calibration "$work/c.json" --out "$work/fct.txt" \
+  --sharing connection --hosts 5
+check "compare" "$C" "$work/f.txt.map" "$work/fct.txt" --calibration "$work/c.json" \
+  --json "$work/cmp.json" --csv "$work/cmp.csv"
+sed 's/^/  | /' "$work/out" | head -30
+# 12 solo rounds (3 per worker), 1 warm-up, 5 iterations: groups 13..17 are the iterations.
+json_assert "$work/cmp.json" \
+  "d['flows']['compared'] == (12 * 16 + 6 * 64) and d['flows']['unpredicted'] == 0" \
+  "[g['group'] for g in d['groups']] == list(range(18))" \
+  "sorted(abs(g['error']) for g in d['groups'][13:])[2] <= 0.10" \
+  "max(abs(g['error']) for g in d['groups'][13:]) <= 0.20"
+
+# The check can fail: a calibration claiming twice the rate predicts the bursts in half the time.
+python3 - "$work/c.json" "$work/c2.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["link_rate_Bps"] *= 2
+json.dump(c, open(sys.argv[2], "w"))
+PY
+check "predict (rate doubled)" "$C" predict "$work/f.txt" --calibration "$work/c2.json" \
+  --out "$work/fct2.txt" --sharing connection --hosts 5
+check "compare (rate doubled)" "$C" "$work/f.txt.map" "$work/fct2.txt" --calibration \
+  "$work/c2.json" --json "$work/cmp2.json"
+json_assert "$work/cmp2.json" \
+  "-0.6 <= sorted(g['error'] for g in d['groups'][13:])[2] <= -0.4"
+finish
