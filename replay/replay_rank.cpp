@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
+#include "compare/flow_export.hpp"
 #include "flows/fct.hpp"
 #include "launch/job.hpp"
 #include "launch/transport_select.hpp"
@@ -137,6 +138,9 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
       write_fct(f, rep.flows, fo);
       f.flush();
       if (!f) throw Error("cannot write the fct file " + o.fct_path);
+    }
+    if (!o.export_flows.empty()) {
+      compare::export_flows(o.export_flows, compare::flow_map_of(rep.flows, {}, "dlc-replay", ""));
     }
     if (!o.json_path.empty()) {
       nlohmann::json doc = report_json(rep, job, map);

@@ -21,6 +21,7 @@ struct RunOptions {
   TransportOptions transport;
   RankEnv env;  // rank, world, coordinator, token and their source, resolved by the caller
   std::string json_path, records_path, fct_path;
+  std::string export_flows;  // HPCC flow.txt here and its flow map beside it (rank 0)
   double link_gbps = 0;
   uint32_t clock_samples = 32;
   int timeout_s = 30;

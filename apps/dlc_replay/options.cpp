@@ -91,6 +91,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--records", r.records_path,
                  "per-message CSV, one file per rank (PATH.rank<R>.csv, or %r in PATH)");
   app.add_option("--fct", r.fct_path, "write the flows in HPCC's fct.txt layout here (rank 0)");
+  app.add_option("--export-flows", r.export_flows,
+                 "write every message as HPCC's flow.txt here (measured post times) and its flow "
+                 "map at FILE.map, for a simulator and dlc-compare (rank 0; docs/compare.md)");
   app.add_option("--link-gbps", r.link_gbps,
                  "--fct: link rate for standalone_fct (default: "
                  "estimated from the run)")

@@ -46,7 +46,19 @@ run() {
   [ "$launcher" != mpirun ] || json_assert "$out/r.json" "d['replay']['rank_source']=='open-mpi'"
 }
 
-run send "" -- --op send
+run send "" -- --op send --export-flows "$work/flows.txt"
+# The flows out and back in: the model predicts the exported flow.txt, dlc-compare joins every
+# message of the map with its prediction (the calibration is made up: only the join is checked).
+if [ -x "$BIN/dlc-compare" ]; then
+  echo '{"link_rate_Bps": 1e9, "base_latency_s": 5e-6}' >"$work/c.json"
+  check "predict the exported flows" "$BIN/dlc-compare" predict "$work/flows.txt" \
+    --calibration "$work/c.json" --out "$work/pred.txt" --sharing connection
+  check "compare with the prediction" "$BIN/dlc-compare" "$work/flows.txt.map" "$work/pred.txt" \
+    --calibration "$work/c.json" --json "$work/cmp.json"
+  json_assert "$work/cmp.json" \
+    "d['flows']['compared'] + d['flows']['unmeasurable'] == json.load(open('$work/send/r.json'))['messages']['flows']" \
+    "d['flows']['unpredicted'] == 0 and d['measured']['tool'] == 'dlc-replay'"
+fi
 if [ "$launcher" = spawn ]; then
   run write "--op write" -- --op write
   # Looping is transport-neutral: once, where runs are cheap.
