@@ -53,4 +53,5 @@ function(dlcnet_install_shared)
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/scripts)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/examples)
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/dlc-compare-plot DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()

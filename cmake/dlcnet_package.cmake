@@ -22,6 +22,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ibverbs-providers, iproute2, bash-completion")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+    "ibverbs-providers, iproute2, bash-completion, python3-matplotlib")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openmpi-bin, rdma-core, ucx-utils, perftest")
 include(CPack)

@@ -66,6 +66,13 @@ json_assert "$work/cmp.json" \
   "sorted(abs(g['error']) for g in d['groups'][13:])[2] <= 0.10" \
   "max(abs(g['error']) for g in d['groups'][13:]) <= 0.20"
 
+check "plots" "$ROOT/tools/dlc-compare-plot" --csv "$work/cmp.csv" --json "$work/cmp.json" \
+  --out "$work/plots"
+for png in cdf scatter errors groups; do
+  [ -s "$work/plots/$png.png" ] && ok "plot $png.png" || bad "no plot $png.png"
+done
+[ -z "${DLCNET_COMPARE_KEEP:-}" ] || cp -r "$work/plots" "$work/cmp.json" "$DLCNET_COMPARE_KEEP/"
+
 # The check can fail: a calibration claiming twice the rate predicts the bursts in half the time.
 python3 - "$work/c.json" "$work/c2.json" <<'PY'
 import json, sys
