@@ -28,11 +28,16 @@ std::string ms(double s) {
 }
 
 nlohmann::json matched_json(const Matched& m) {
-  return {{"src", m.src},         {"dst", m.dst},
-          {"sport", m.sport},     {"size", m.bytes},
-          {"group", m.group},     {"key", m.key},
-          {"opnum", m.opnum},     {"start_s", m.start_ns * 1e-9},
-          {"measured_fct_s", m.measured_ns * 1e-9}, {"predicted_fct_s", m.predicted_ns * 1e-9},
+  return {{"src", m.src},
+          {"dst", m.dst},
+          {"sport", m.sport},
+          {"size", m.bytes},
+          {"group", m.group},
+          {"key", m.key},
+          {"opnum", m.opnum},
+          {"start_s", m.start_ns * 1e-9},
+          {"measured_fct_s", m.measured_ns * 1e-9},
+          {"predicted_fct_s", m.predicted_ns * 1e-9},
           {"error", m.error()}};
 }
 
@@ -71,8 +76,8 @@ void print_comparison(std::ostream& out, const Comparison& c) {
   out << "  per message: error p50 " << pct(s.signed_error.p50) << ", p90 "
       << pct(s.signed_error.p90) << ", p99 " << pct(s.signed_error.p99) << ", min "
       << pct(s.signed_error.min) << ", max " << pct(s.signed_error.max) << "; |error| p50 "
-      << abs_pct(s.abs_error.p50) << "; MAPE " << abs_pct(s.mape_pct / 100) << "; KS "
-      << s.ks << '\n';
+      << abs_pct(s.abs_error.p50) << "; MAPE " << abs_pct(s.mape_pct / 100) << "; KS " << s.ks
+      << '\n';
   out << "  fct p50: measured " << ms(s.measured_s.p50) << ", predicted " << ms(s.predicted_s.p50)
       << "; p99: measured " << ms(s.measured_s.p99) << ", predicted " << ms(s.predicted_s.p99)
       << '\n';
@@ -81,19 +86,19 @@ void print_comparison(std::ostream& out, const Comparison& c) {
         << "s (first post to last arrival): |error| p50 " << abs_pct(c.group_abs_error.p50)
         << ", max " << abs_pct(c.group_abs_error.max) << '\n';
     for (const GroupError& g : c.groups) {
-      out << "    " << c.group_kind << ' ' << g.group << ": " << g.messages << " messages, measured "
-          << ms(g.measured_s) << ", predicted " << ms(g.predicted_s) << ", error "
-          << pct(g.error()) << '\n';
+      out << "    " << c.group_kind << ' ' << g.group << ": " << g.messages
+          << " messages, measured " << ms(g.measured_s) << ", predicted " << ms(g.predicted_s)
+          << ", error " << pct(g.error()) << '\n';
     }
   }
   out << "  worst predicted:\n";
   for (size_t i = 0; i < std::min<size_t>(5, s.worst.size()); ++i) {
     const Matched& m = s.worst[i];
-    out << "    " << m.src << " -> " << m.dst << " sport " << m.sport << ", " << m.bytes
-        << " B at " << ms(m.start_ns * 1e-9) << (c.group_kind.empty() ? "" : ", ")
+    out << "    " << m.src << " -> " << m.dst << " sport " << m.sport << ", " << m.bytes << " B at "
+        << ms(m.start_ns * 1e-9) << (c.group_kind.empty() ? "" : ", ")
         << (c.group_kind.empty() ? "" : c.group_kind + " " + std::to_string(m.group))
-        << ": measured " << ms(m.measured_ns * 1e-9) << ", predicted "
-        << ms(m.predicted_ns * 1e-9) << " (" << pct(m.error()) << ")\n";
+        << ": measured " << ms(m.measured_ns * 1e-9) << ", predicted " << ms(m.predicted_ns * 1e-9)
+        << " (" << pct(m.error()) << ")\n";
   }
 }
 

@@ -10,8 +10,8 @@ namespace dlcnet::compare {
 namespace {
 
 uint64_t flow_key(uint32_t src, uint32_t dst, uint32_t sport) {
-  return (static_cast<uint64_t>(src & 0xffffu) << 48) | (static_cast<uint64_t>(dst & 0xffffu) << 32) |
-         sport;
+  return (static_cast<uint64_t>(src & 0xffffu) << 48) |
+         (static_cast<uint64_t>(dst & 0xffffu) << 32) | sport;
 }
 
 }  // namespace
@@ -40,8 +40,8 @@ Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
                   std::to_string(m.flow) + " of the map starts at " + std::to_string(m.start_ns));
     }
     if (predicted[m.flow] >= 0) {
-      throw Error(where + "flow " + std::to_string(m.flow) + " (sport " +
-                  std::to_string(r.sport) + ") is predicted twice");
+      throw Error(where + "flow " + std::to_string(m.flow) + " (sport " + std::to_string(r.sport) +
+                  ") is predicted twice");
     }
     predicted[m.flow] = static_cast<int64_t>(r.fct_ns);
   }

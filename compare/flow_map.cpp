@@ -10,7 +10,8 @@
 namespace dlcnet::compare {
 namespace {
 
-constexpr const char* kColumns = "flow src dst sport size start_ns latency_ns bound_ns group key opnum";
+constexpr const char* kColumns =
+    "flow src dst sport size start_ns latency_ns bound_ns group key opnum";
 
 // "# name value" lines: the value of `name`, or "" when absent.
 std::string header_value(const std::vector<std::string>& comments, const std::string& name) {
@@ -78,7 +79,8 @@ FlowMap read_flow_map(std::istream& in, const std::string& file) {
     m.flow = f.whole32("flow");
     if (m.flow != map.flows.size()) {
       f.fail("flow", "is " + std::to_string(m.flow) + ", expected " +
-                         std::to_string(map.flows.size()) + " (one line per flow.txt line, in order)");
+                         std::to_string(map.flows.size()) +
+                         " (one line per flow.txt line, in order)");
     }
     m.src = f.whole32("src");
     m.dst = f.whole32("dst");

@@ -31,9 +31,9 @@ struct MappedFlow {
 };
 
 struct FlowMap {
-  std::string tool;        // what measured it: "dlc-bench fanin", "dlc-replay", ...
-  std::string group_kind;  // what a group is: "round", "iteration", "size", "" (none)
-  double origin_ns = 0;    // start_ns 0, on rank 0's clock
+  std::string tool;               // what measured it: "dlc-bench fanin", "dlc-replay", ...
+  std::string group_kind;         // what a group is: "round", "iteration", "size", "" (none)
+  double origin_ns = 0;           // start_ns 0, on rank 0's clock
   std::vector<MappedFlow> flows;  // in flow.txt's order
 };
 

@@ -27,7 +27,7 @@ class LineFields {
   uint64_t whole(std::string_view name);
   uint32_t whole32(std::string_view name);
   int64_t integer(std::string_view name);  // whole, possibly negative
-  double real(std::string_view name);  // finite
+  double real(std::string_view name);      // finite
   uint32_t hex32(std::string_view name);
   // Throws unless the line has no field left (`what`: what the line holds, for the message).
   void expect_end(std::string_view what);

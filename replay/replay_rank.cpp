@@ -9,11 +9,11 @@
 #include <memory>
 #include <thread>
 
+#include "compare/flow_export.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
-#include "compare/flow_export.hpp"
 #include "flows/fct.hpp"
 #include "launch/job.hpp"
 #include "launch/transport_select.hpp"

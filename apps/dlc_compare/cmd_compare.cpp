@@ -51,8 +51,9 @@ void add_compare(CLI::App& app, int* exit, Argv args) {
   auto o = std::make_shared<CompareOptions>();
   app.add_option("MEASURED", o->measured,
                  "the flow map a run wrote with --export-flows FILE (FILE.map)");
-  app.add_option("PREDICTED", o->predicted,
-                 "fct.txt predicted for FILE (by ns-3 HPCC/SimAI/ASTRA-sim or dlc-compare predict)");
+  app.add_option(
+      "PREDICTED", o->predicted,
+      "fct.txt predicted for FILE (by ns-3 HPCC/SimAI/ASTRA-sim or dlc-compare predict)");
   auto* cal = app.add_option("--calibration", o->calibration,
                              "calibration JSON: its base latency is the acknowledgement's, which "
                              "turns a measured one-way latency into HPCC's fct");
@@ -66,8 +67,9 @@ void add_compare(CLI::App& app, int* exit, Argv args) {
   app.callback([o, exit, args, &app] {
     if (!app.get_subcommands().empty()) return;
     if (o->measured.empty() || o->predicted.empty()) {
-      throw CLI::ValidationError("dlc-compare", "MEASURED and PREDICTED are required "
-                                                "(or a subcommand: predict, calibrate, model-speed)");
+      throw CLI::ValidationError("dlc-compare",
+                                 "MEASURED and PREDICTED are required "
+                                 "(or a subcommand: predict, calibrate, model-speed)");
     }
     if (o->calibration.empty() && o->ack_us < 0) {
       throw CLI::ValidationError("dlc-compare",

@@ -7,12 +7,12 @@
 #include <iostream>
 #include <memory>
 
+#include "compare/flow_export.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
-#include "compare/flow_export.hpp"
 #include "flows/fct.hpp"
 #include "flows/flow_report.hpp"
 #include "launch/transport_select.hpp"
@@ -212,9 +212,11 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["files"] = {
         {"records", files},
         {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)},
-        {"flows", o.export_flows.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.export_flows)},
-        {"flow_map", o.export_flows.empty() ? nlohmann::json(nullptr)
-                                            : nlohmann::json(compare::flow_map_path(o.export_flows))}};
+        {"flows",
+         o.export_flows.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.export_flows)},
+        {"flow_map", o.export_flows.empty()
+                         ? nlohmann::json(nullptr)
+                         : nlohmann::json(compare::flow_map_path(o.export_flows))}};
     write_json_file(o.json_path, doc);
   }
   return jl.verdict(true);

@@ -18,7 +18,7 @@ struct Options {
   TransportOptions transport;
   RankEnv env;
   std::string json_path, records_path, fct_path;
-  std::string export_flows;  // HPCC flow.txt here and its flow map beside it (rank 0)
+  std::string export_flows;            // HPCC flow.txt here and its flow map beside it (rank 0)
   std::string qdisc_dev, qdisc_netns;  // --qdisc, --qdisc-netns (rank 0 samples)
   double qdisc_hz = 10000;
   double link_gbps = 0;  // --fct: the standalone model's rate (0: from the run)

@@ -88,6 +88,11 @@ SizeResult analyse_size(const CollectiveDef& def, const Layout& l, std::span<con
                              1e-9;
           all.push_back(lat);
           by_link[{static_cast<int>(r), s.to}].push_back(lat);
+          const double post = clocks[r].to_reference(mine[a].post_ns);
+          out.flows.push_back({static_cast<int32_t>(r), s.to, static_cast<int32_t>(i),
+                               static_cast<int32_t>(k),
+                               segment(s.send, segs[r].elems, j).count * sizeof(float), post,
+                               lat * 1e9, bound_of(clocks[r]) + bound_of(clocks[to])});
         }
       }
     }

@@ -17,6 +17,7 @@
 
 #include "core/clock_model.hpp"
 #include "core/stats.hpp"
+#include "flows/flow.hpp"
 #include "patterns/ring/collective.hpp"
 #include "patterns/ring/ring_times.hpp"
 
@@ -47,6 +48,9 @@ struct SizeResult {
   LatencySummary span_s;
   double span_bound_s = 0;
   std::vector<StepStat> steps;
+  // Every message (segment) of every measured iteration on rank 0's clock: key = its step,
+  // opnum = its iteration (0 = the first measured), for --export-flows.
+  std::vector<Flow> flows;
 };
 
 // `plans[r]`: rank r's plan, cut into segments of `segment_bytes` (segments.hpp); `clocks[r]`:

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <set>
 
+#include "compare/flow_export.hpp"
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
@@ -177,6 +178,23 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     print_clocks(std::cout, jl.clock_reports(), release);
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
+  }
+  if (!o.export_flows.empty()) {
+    // Groups are the measured iterations, numbered on across the sizes.
+    std::vector<Flow> flows;
+    std::vector<int32_t> groups;
+    int32_t base = 0;
+    for (const SizeResult& r : results) {
+      int32_t runs = 0;
+      for (const Flow& f : r.flows) {
+        flows.push_back(f);
+        groups.push_back(base + f.opnum);
+        runs = std::max(runs, f.opnum + 1);
+      }
+      base += runs;
+    }
+    compare::export_flows(o.export_flows,
+                          compare::flow_map_of(flows, groups, "dlc-bench ring", "iteration"));
   }
   nlohmann::json doc = ring_json(spec, world, results);
   if (!o.json_path.empty()) {

@@ -19,6 +19,7 @@ struct Options {
   TransportOptions transport;
   RankEnv env;
   std::string json_path, records_path;
+  std::string export_flows;  // HPCC flow.txt here and its flow map beside it (rank 0)
   uint32_t clock_samples = 32;
   IdlePolicy idle = IdlePolicy::automatic;
   bool quiet = false;

@@ -20,7 +20,7 @@ const nlohmann::json kBw = nlohmann::json::parse(R"({"test": {"kind": "bw"}, "re
 
 TEST(ModelBenchCalibration, FromLatAndBwReports) {
   const Calibration c = calibration_from_bench({{"lat.json", &kLat}, {"bw.json", &kBw}});
-  EXPECT_DOUBLE_EQ(c.link_rate_Bps, 125e6);  // the best rate
+  EXPECT_DOUBLE_EQ(c.link_rate_Bps, 125e6);   // the best rate
   EXPECT_DOUBLE_EQ(c.base_latency_s, 10e-6);  // the smallest size's fastest
   EXPECT_EQ(c.header_bytes, 0u);              // a goodput rate
   ASSERT_EQ(c.overhead_by_size.size(), 2u);
@@ -44,14 +44,14 @@ TEST(ModelBenchCalibration, ErrorsNameTheFileAndKey) {
   EXPECT_NE(error_of({{"lat.json", &kLat}}).find("no dlc-bench bw report"), std::string::npos);
   EXPECT_NE(error_of({{"bw.json", &kBw}}).find("no dlc-bench lat report"), std::string::npos);
   const nlohmann::json other = nlohmann::json::parse(R"({"spec": {}})");
-  EXPECT_NE(error_of({{"x.json", &other}}).find("x.json: missing key \"test\""),
-            std::string::npos);
+  EXPECT_NE(error_of({{"x.json", &other}}).find("x.json: missing key \"test\""), std::string::npos);
   const nlohmann::json bad = nlohmann::json::parse(
       R"({"test": {"kind": "lat"}, "results": [{"bytes": 64, "latency_s": {"min": -1}}]})");
   EXPECT_NE(error_of({{"b.json", &bad}, {"bw.json", &kBw}})
                 .find("b.json: results[0].latency_s: \"min\" = -1"),
             std::string::npos);
-  const nlohmann::json ring = nlohmann::json::parse(R"({"test": {"kind": "ring"}, "results": [{}]})");
+  const nlohmann::json ring =
+      nlohmann::json::parse(R"({"test": {"kind": "ring"}, "results": [{}]})");
   EXPECT_NE(error_of({{"r.json", &ring}}).find("a lat or bw report expected"), std::string::npos);
 }
 

@@ -52,7 +52,12 @@ json_assert "$work/w4.json" "d['wrong_total'] == 0 and len(d['sizes'][0]['steps'
 # --segment: every message cut into 16 KiB segments pipelined through the steps; one record per
 # segment.
 check "allreduce --segment 16K, 3 ranks" "$B" ring --spawn --ranks 3 $(ucx tcp,self) -s 1M \
-  --segment 16K "${small[@]}" --json "$work/seg.json" --records "$work/seg-%r.csv"
+  --segment 16K "${small[@]}" --json "$work/seg.json" --records "$work/seg-%r.csv" \
+  --export-flows "$work/seg.txt"
+# --export-flows: one flow.txt line per segment of every step (4), rank and measured iteration.
+json_assert "$work/seg.json" \
+  "int(open('$work/seg.txt').readline()) == 4 * d['sizes'][0]['steps'][0]['latency_s']['count']" \
+  "max(int(l.split()[4]) for l in open('$work/seg.txt.map') if l[0] != '#') == 16384"
 json_assert "$work/seg.json" "d['wrong_total'] == 0 and d['segment_bytes'] == 16384" \
   "d['sizes'][0]['steps'][0]['latency_s']['count'] == 3 * 3 * 22" \
   "sum(1 for r in rows('$work/seg-1.csv') if r['op'] == 'send') == 3 * 4 * 22" \
