@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# compare_accuracy.sh: how close dlcnet's reference model comes to a real kernel queue. On the
+# namespace star (scripts/netns-star.sh), calibrated once per star with dlc-bench lat and bw
+# (`dlc-compare calibrate`), every case is measured with --export-flows, predicted with
+# `dlc-compare predict --sharing connection` and compared (`dlc-compare`):
+#   fan-in W = 1, 2, 4, 8, 16 workers x 16 x 64 KiB over UCX tcp, the tbf on the server's port:
+#     the burst completion time error of every measured iteration;
+#   ring N = 2, 3, 4 all-reduce of 1, 2 and 4 MiB, a tbf on every port: each iteration's time
+#     error, hence busbw's error per size;
+# and for both, the per-message error distribution. Targets (issue 15): BCT error at most 5%
+# median over iterations, per-message |error| p50 at most 10%.
+set -euo pipefail
+export PATH="/usr/bin:/bin:$PATH"  # Debian's python3 with matplotlib (scripts/install-deps.sh)
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+usage() {
+  cat <<'EOF2'
+usage: bench/compare_accuracy.sh OUT.json [--workers "1 2 4 8 16"] [--ranks "2 3 4"]
+                                 [--rate 100mbit] [--build DIR] [--png OUT.png]
+Needs root (network namespaces). Writes every case's comparison and the table to OUT.json and
+a plot to --png.
+EOF2
+}
+out=""; workers="1 2 4 8 16"; ranks="2 3 4"; rate=100mbit; build="$repo/build"; png=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --workers) workers="$2"; shift 2 ;;
+    --ranks) ranks="$2"; shift 2 ;;
+    --rate) rate="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --png) png="$2"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "compare_accuracy.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) out="$1"; shift ;;
+  esac
+done
+[ -n "$out" ] || { usage >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "compare_accuracy.sh: needs root (network namespaces)" >&2; exit 1; }
+source "$here/lib.sh"
+B="$build/bin/dlc-bench"
+C="$build/bin/dlc-compare"
+[ -x "$B" ] && [ -x "$C" ] || { echo "compare_accuracy.sh: build dlc-bench and dlc-compare in $build" >&2; exit 1; }
+build_note="the build in $build"
+STAR="$repo/scripts/netns-star.sh"
+RUN="$repo/scripts/star-run.sh"
+prefix="acc$$"
+work="$(mktemp -d /tmp/dlcnet-accuracy.XXXXXX)"
+cleanup() { bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1 || true; rm -rf "$work"; }
+trap cleanup EXIT
+ucx=(--transport ucx --ucx-tls tcp,self --timeout 60)
+# UCX's rendezvous over tcp halves a large message's rate (docs/ring.md): eager only, as
+# bench/ring_compare.sh measures the ring.
+export UCX_RNDV_THRESH="${UCX_RNDV_THRESH:-inf}"
+
+# calibrate DIR: dlc-bench lat and bw between h1 (client) and h0 (server) -> DIR/c.json.
+calibrate() {
+  local dir="$1" spec
+  mkdir -p "$dir"
+  for spec in "lat64:lat -s 64 -n 300" "lat64k:lat -s 64K -n 50" "bw:bw -s 64K -n 3000"; do
+    local name="${spec%%:*}" args="${spec#*:}"
+    # shellcheck disable=SC2086
+    ip netns exec "$prefix-h0" timeout 300 "$B" $args "${ucx[@]}" -p 18820 >/dev/null 2>&1 &
+    sleep 0.5
+    # shellcheck disable=SC2086
+    ip netns exec "$prefix-h1" timeout 300 "$B" $args "${ucx[@]}" -p 18820 \
+      --json "$dir/$name.json" 10.230.0.1 >/dev/null
+    wait
+  done
+  "$C" calibrate "$dir/lat64.json" "$dir/lat64k.json" "$dir/bw.json" --out "$dir/c.json"
+}
+
+# case NAME RANKS CALIBRATION ARGS...: one run with --export-flows, predicted and compared.
+run_case() {
+  local name="$1" n="$2" cal="$3"
+  shift 3
+  local dir="$work/$name"
+  mkdir -p "$dir"
+  echo "== $name" >&2
+  bash "$RUN" --prefix "$prefix" --ranks "$n" --logs "$dir/logs" --timeout 600 -- "$B" "$@" \
+    "${ucx[@]}" -q --export-flows "$dir/f.txt" --json "$dir/run.json" >/dev/null
+  "$C" predict "$dir/f.txt" --calibration "$cal" --sharing connection --hosts "$n" \
+    --out "$dir/fct.txt" >/dev/null
+  "$C" "$dir/f.txt.map" "$dir/fct.txt" --calibration "$cal" --json "$dir/cmp.json" \
+    --csv "$dir/cmp.csv" >&2
+}
+
+maxw=1
+for w in $workers; do [ "$w" -gt "$maxw" ] && maxw=$w; done
+bash "$STAR" up --prefix "$prefix" --hosts $((maxw + 1)) --rate "$rate" --burst 32kb \
+  --limit 8mb >/dev/null
+calibrate "$work/cal-fanin"
+for w in $workers; do
+  # --solo 1: one solo round per worker; 1 warm-up; 5 measured iterations.
+  run_case "fanin-$w" $((w + 1)) "$work/cal-fanin/c.json" fanin -s 64K --burst 16 -n 5 \
+    --warmup 1 --solo 1
+done
+bash "$STAR" down --prefix "$prefix" >/dev/null
+
+maxn=2
+for n in $ranks; do [ "$n" -gt "$maxn" ] && maxn=$n; done
+bash "$STAR" up --prefix "$prefix" --hosts "$maxn" --rate "$rate" --burst 32kb --limit 4mb \
+  --all-ports >/dev/null
+calibrate "$work/cal-ring"
+for n in $ranks; do
+  run_case "ring-$n" "$n" "$work/cal-ring/c.json" ring -b 1M -e 4M -f 2 -n 3 -w 1
+done
+
+bench_context "$work/context.json" "rate=$(json_str "$rate")" "workers=$(json_str "$workers")" \
+  "ranks=$(json_str "$ranks")" "UCX_RNDV_THRESH=$(json_str "$UCX_RNDV_THRESH")"
+python3 "$here/compare_accuracy_report.py" "$work" "$out" ${png:+--png "$png"}
