@@ -7,16 +7,18 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "compare/flow_export.hpp"
+#include "compare/measured_fct.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
-#include "flows/fct.hpp"
 #include "launch/job.hpp"
 #include "launch/transport_select.hpp"
+#include "model/calibration.hpp"
 #include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_json.hpp"
@@ -28,8 +30,8 @@ namespace {
 constexpr uint64_t kMaxPart = uint64_t{1} << 30;  // lengths travel as 32-bit in verbs
 
 // Everything after the join: transport, plan, clocks, the replay and the reports.
-int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const RankMap& map, int argc,
-                  const char* const* argv);
+int replay_joined(const RunOptions& o, const model::Calibration* calibration, Job& jl,
+                  const trace::Job& job, const RankMap& map, int argc, const char* const* argv);
 
 }  // namespace
 
@@ -42,15 +44,20 @@ int run_rank(const RunOptions& o, int argc, const char* const* argv) {
                 " servers) but the world has " + std::to_string(o.env.world_size) +
                 " ranks: start one rank per node (or use --spawn)");
   }
+  // Read before anything is measured: a bad calibration must not cost the run.
+  std::optional<model::Calibration> calibration;
+  if (!o.calibration_path.empty()) calibration = model::read_calibration(o.calibration_path);
+  if (!o.fct_path.empty() && !calibration) throw Error("--fct needs --calibration");
   JobConfig jc = job_config(o.env, std::chrono::seconds(o.timeout_s));
   jc.clock_samples = o.clock_samples;
-  return run_job(jc, [&](Job& jl) { return replay_joined(o, jl, job, map, argc, argv); });
+  const model::Calibration* c = calibration ? &*calibration : nullptr;
+  return run_job(jc, [&](Job& jl) { return replay_joined(o, c, jl, job, map, argc, argv); });
 }
 
 namespace {
 
-int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const RankMap& map, int argc,
-                  const char* const* argv) {
+int replay_joined(const RunOptions& o, const model::Calibration* calibration, Job& jl,
+                  const trace::Job& job, const RankMap& map, int argc, const char* const* argv) {
   const auto timeout = std::chrono::seconds(o.timeout_s);
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
@@ -130,17 +137,10 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
     print_report(std::cout, rep, job, map);
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
-    if (!o.fct_path.empty()) {
-      std::ofstream f(o.fct_path);
-      FctOptions fo;
-      fo.origin_ns = mine.start_ns;
-      fo.link_bps = o.link_gbps * 1e9;
-      write_fct(f, rep.flows, fo);
-      f.flush();
-      if (!f) throw Error("cannot write the fct file " + o.fct_path);
-    }
-    if (!o.export_flows.empty()) {
-      compare::export_flows(o.export_flows, compare::flow_map_of(rep.flows, {}, "dlc-replay", ""));
+    if (!o.export_flows.empty() || !o.fct_path.empty()) {
+      const compare::FlowMap fm = compare::flow_map_of(rep.flows, {}, "dlc-replay", "");
+      if (!o.export_flows.empty()) compare::export_flows(o.export_flows, fm);
+      if (!o.fct_path.empty()) compare::write_measured_fct(o.fct_path, fm, *calibration, "--fct");
     }
     if (!o.json_path.empty()) {
       nlohmann::json doc = report_json(rep, job, map);

@@ -21,8 +21,8 @@ struct RunOptions {
   TransportOptions transport;
   RankEnv env;  // rank, world, coordinator, token and their source, resolved by the caller
   std::string json_path, records_path, fct_path;
-  std::string export_flows;  // HPCC flow.txt here and its flow map beside it (rank 0)
-  double link_gbps = 0;
+  std::string export_flows;      // HPCC flow.txt here and its flow map beside it (rank 0)
+  std::string calibration_path;  // --fct: the fabric's latency and rate (docs/compare.md)
   uint32_t clock_samples = 32;
   int timeout_s = 30;
   uint32_t recv_ahead = 64;

@@ -90,14 +90,16 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   app.add_option("--records", r.records_path,
                  "per-message CSV, one file per rank (PATH.rank<R>.csv, or %r in PATH)");
-  app.add_option("--fct", r.fct_path, "write the flows in HPCC's fct.txt layout here (rank 0)");
+  CLI::Option* fct = app.add_option(
+      "--fct", r.fct_path,
+      "write every message as HPCC's fct.txt, every field in HPCC's meaning (rank 0; needs "
+      "--calibration)");
   app.add_option("--export-flows", r.export_flows,
                  "write every message as HPCC's flow.txt here (measured post times) and its flow "
                  "map at FILE.map, for a simulator and dlc-compare (rank 0; docs/compare.md)");
-  app.add_option("--link-gbps", r.link_gbps,
-                 "--fct: link rate for standalone_fct (default: "
-                 "estimated from the run)")
-      ->check(dlcnet::cli::real(0, 1e6));
+  fct->needs(app.add_option("--calibration", r.calibration_path,
+                            "--fct: the fabric's base latency and rate (dlc-compare calibrate; "
+                            "docs/compare.md), for HPCC's fct and standalone fct"));
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
       ->check(dlcnet::cli::whole<uint32_t>(1, 100))
       ->capture_default_str();

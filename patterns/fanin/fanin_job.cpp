@@ -6,16 +6,18 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "compare/flow_export.hpp"
+#include "compare/measured_fct.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
-#include "flows/fct.hpp"
 #include "flows/flow_report.hpp"
 #include "launch/transport_select.hpp"
+#include "model/calibration.hpp"
 #include "patterns/fanin/fanin_queue.hpp"
 #include "patterns/fanin/fanin_records.hpp"
 #include "patterns/fanin/fanin_report.hpp"
@@ -24,7 +26,8 @@
 namespace dlcnet::fanin {
 namespace {
 
-int joined(const Options& o, Job& jl, int argc, const char* const* argv);
+int joined(const Options& o, const model::Calibration* calibration, Job& jl, int argc,
+           const char* const* argv);
 
 }  // namespace
 
@@ -35,14 +38,20 @@ int run_rank(const Options& o, int argc, const char* const* argv) {
                 std::to_string(o.env.world_size) + " ranks and --background " +
                 std::to_string(o.spec.background));
   }
+  // Read before anything is measured: a bad calibration must not cost the run.
+  std::optional<model::Calibration> calibration;
+  if (!o.calibration_path.empty()) calibration = model::read_calibration(o.calibration_path);
+  if (!o.fct_path.empty() && !calibration) throw Error("--fct needs --calibration");
   JobConfig jc = job_config(o.env, std::chrono::seconds(o.spec.timeout_s));
   jc.clock_samples = o.clock_samples;
-  return run_job(jc, [&](Job& jl) { return joined(o, jl, argc, argv); });
+  const model::Calibration* c = calibration ? &*calibration : nullptr;
+  return run_job(jc, [&](Job& jl) { return joined(o, c, jl, argc, argv); });
 }
 
 namespace {
 
-int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
+int joined(const Options& o, const model::Calibration* calibration, Job& jl, int argc,
+           const char* const* argv) {
   const FaninSpec& spec = o.spec;
   const int me = o.env.rank, world = o.env.world_size;
   const int workers = worker_count(world, spec);
@@ -174,22 +183,14 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
   }
-  if (!o.fct_path.empty()) {
-    std::ofstream f(o.fct_path);
-    FctOptions fo;
-    fo.origin_ns = server.rounds.empty() ? 0 : static_cast<double>(server.rounds[0].go_ns);
-    fo.link_bps = o.link_gbps * 1e9;
-    write_fct(f, a.flows, fo);
-    f.flush();
-    if (!f) throw Error("cannot write the fct file " + o.fct_path);
-  }
-  if (!o.export_flows.empty()) {
+  if (!o.export_flows.empty() || !o.fct_path.empty()) {
     // Groups are the rounds (solo, warm-up and measured alike); background messages have none.
     std::vector<int32_t> groups;
     groups.reserve(a.flows.size());
     for (const Flow& f : a.flows) groups.push_back(f.key >= 0 ? f.opnum : -1);
-    compare::export_flows(o.export_flows,
-                          compare::flow_map_of(a.flows, groups, "dlc-bench fanin", "round"));
+    const compare::FlowMap map = compare::flow_map_of(a.flows, groups, "dlc-bench fanin", "round");
+    if (!o.export_flows.empty()) compare::export_flows(o.export_flows, map);
+    if (!o.fct_path.empty()) compare::write_measured_fct(o.fct_path, map, *calibration, "--fct");
   }
   if (!o.json_path.empty()) {
     nlohmann::json doc = fanin_json(spec, a);

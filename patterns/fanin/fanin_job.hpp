@@ -21,7 +21,7 @@ struct Options {
   std::string export_flows;            // HPCC flow.txt here and its flow map beside it (rank 0)
   std::string qdisc_dev, qdisc_netns;  // --qdisc, --qdisc-netns (rank 0 samples)
   double qdisc_hz = 10000;
-  double link_gbps = 0;  // --fct: the standalone model's rate (0: from the run)
+  std::string calibration_path;  // --fct: the fabric's latency and rate (docs/compare.md)
   uint32_t clock_samples = 32;
   IdlePolicy idle = IdlePolicy::automatic;
   double lead_us = 2000;  // instant release: how far ahead the server names each start

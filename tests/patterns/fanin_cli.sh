@@ -6,9 +6,12 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 B="$BIN"
 ucx=(--transport ucx --ucx-tls tcp,self --timeout 60)
 
-# 2 workers x (2 solo + 1 warm-up + 3 measured) rounds of 4 messages, with replies.
+# 2 workers x (2 solo + 1 warm-up + 3 measured) rounds of 4 messages, with replies. --fct
+# takes HPCC's latency and rate from a calibration (made up here).
+echo '{"link_rate_Bps": 1e9, "base_latency_s": 5e-6}' >"$work/c.json"
 check "fanin --pull, 2 workers" "$B" fanin --spawn --workers 2 "${ucx[@]}" -s 16K --burst 4 -n 3 \
-  --warmup 1 --solo 2 --pull --json "$work/f.json" --records "$work/rec-%r.csv" --fct "$work/fct.txt"
+  --warmup 1 --solo 2 --pull --json "$work/f.json" --records "$work/rec-%r.csv" \
+  --fct "$work/fct.txt" --calibration "$work/c.json"
 grep -q '^ median ' "$work/out" && ok "console: summary row" || bad "console: summary row"
 json_assert "$work/f.json" \
   "d['spec']['workers'] == 2 and d['summary']['iterations'] == 3 and len(d['iterations']) == 4" \
@@ -42,6 +45,11 @@ check_fails "a qdisc device that does not exist" "no device 'nosuchdev'" \
   "$B" fanin --spawn --workers 2 "${ucx[@]}" --qdisc nosuchdev
 check_fails "bursts larger than memory" "needs 160G of registered memory.*lower -s, --burst" \
   "$B" fanin --spawn --workers 2 "${ucx[@]}" -s 5G
+check_fails "--fct without --calibration" "--fct requires --calibration" \
+  "$B" fanin --spawn --workers 2 "${ucx[@]}" --fct "$work/x.txt"
+echo '{"link_rate_Bps": 0, "base_latency_s": 1}' >"$work/bad-c.json"
+check_fails "a bad calibration, before the run" "bad-c.json: calibration: .link_rate_Bps" \
+  "$B" fanin --spawn --workers 2 "${ucx[@]}" --fct "$work/x.txt" --calibration "$work/bad-c.json"
 check_fails "an unknown model" "--model nope: unknown; the presets are lenet5, resnet50" \
   "$B" fanin --spawn --workers 2 --model nope
 check_fails "--op read" "--op: read not in|read not in \{send,write\}" "$B" fanin --spawn --workers 2 --op read

@@ -21,7 +21,7 @@ run() {
   local out="$work/$name"
   mkdir -p "$out"
   local cmd=("$B" "$job" "${T[@]}" --json "$out/r.json" --records "$out/rec.csv" \
-             --fct "$out/fct.txt" --timeout 120 "$@")
+             --fct "$out/fct.txt" --calibration "$work/c.json" --timeout 120 "$@")
   if [ "$launcher" = mpirun ]; then
     cmd=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 3 "${cmd[@]}")
   else
@@ -46,11 +46,12 @@ run() {
   [ "$launcher" != mpirun ] || json_assert "$out/r.json" "d['replay']['rank_source']=='open-mpi'"
 }
 
+# A made-up calibration for --fct (HPCC's fct and standalone fct) and the prediction below.
+echo '{"link_rate_Bps": 1e9, "base_latency_s": 5e-6}' >"$work/c.json"
 run send "" -- --op send --export-flows "$work/flows.txt"
 # The flows out and back in: the model predicts the exported flow.txt, dlc-compare joins every
 # message of the map with its prediction (the calibration is made up: only the join is checked).
 if [ -x "$BIN/dlc-compare" ]; then
-  echo '{"link_rate_Bps": 1e9, "base_latency_s": 5e-6}' >"$work/c.json"
   check "predict the exported flows" "$BIN/dlc-compare" predict "$work/flows.txt" \
     --calibration "$work/c.json" --out "$work/pred.txt" --sharing connection
   check "compare with the prediction" "$BIN/dlc-compare" "$work/flows.txt.map" "$work/pred.txt" \

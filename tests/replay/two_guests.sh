@@ -18,7 +18,8 @@ common="--world-size 3 --coordinator 198.18.1.1:$port --job-token $token --trans
 out="$work/g"
 mkdir -p "$out"
 chmod 777 "$work" "$out"
-g0="$B $job --rank 0 $common --json $out/r.json --records $out/rec.csv --fct $out/fct.txt &
+echo '{"link_rate_Bps": 1.25e8, "base_latency_s": 1e-4}' >"$out/c.json"  # for --fct
+g0="$B $job --rank 0 $common --json $out/r.json --records $out/rec.csv --fct $out/fct.txt --calibration $out/c.json &
     r0=\$!
     $B $job --rank 1 $common --records $out/rec.csv 2>$out/rank1.err &
     r1=\$!

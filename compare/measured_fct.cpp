@@ -1,0 +1,49 @@
+#include "compare/measured_fct.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "flows/fct.hpp"
+
+namespace dlcnet::compare {
+namespace {
+
+uint64_t to_ns(double ns) {
+  return ns <= 0 ? 0 : static_cast<uint64_t>(std::llround(ns));
+}
+
+}  // namespace
+
+std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Calibration& c) {
+  std::vector<model::FctRecord> out;
+  out.reserve(map.flows.size());
+  for (const MappedFlow& f : map.flows) {
+    model::FctRecord r;
+    r.sip = hpcc_node_ip(f.src);
+    r.dip = hpcc_node_ip(f.dst);
+    r.sport = f.sport;
+    r.dport = 100;
+    r.size = f.size;
+    r.start_ns = f.start_ns;
+    r.fct_ns = to_ns(f.latency_ns + c.base_latency_s * 1e9);
+    r.standalone_ns = to_ns(model::standalone_fct_s(f.size, c) * 1e9);
+    out.push_back(r);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const model::FctRecord& a, const model::FctRecord& b) {
+    return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
+  });
+  return out;
+}
+
+void write_measured_fct(const std::string& path, const FlowMap& map, const model::Calibration& c,
+                        const std::string& option) {
+  std::ofstream out(path);
+  model::write_fct_txt(out, measured_fct(map, c));
+  out.flush();
+  if (!out) throw Error(option + ": cannot write " + path);
+}
+
+}  // namespace dlcnet::compare
