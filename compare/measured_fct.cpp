@@ -32,9 +32,10 @@ std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Cali
     r.standalone_ns = to_ns(model::standalone_fct_s(f.size, c) * 1e9);
     out.push_back(r);
   }
-  std::stable_sort(out.begin(), out.end(), [](const model::FctRecord& a, const model::FctRecord& b) {
-    return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const model::FctRecord& a, const model::FctRecord& b) {
+                     return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
+                   });
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include "launch/job.hpp"
 #include "launch/transport_select.hpp"
 #include "model/calibration.hpp"
+#include "replay/flow_iterations.hpp"
 #include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_json.hpp"
@@ -138,7 +139,11 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
     if (!o.export_flows.empty() || !o.fct_path.empty()) {
-      const compare::FlowMap fm = compare::flow_map_of(rep.flows, {}, "dlc-replay", "");
+      const std::vector<int32_t> groups = o.export_flows.empty()
+                                              ? std::vector<int32_t>{}
+                                              : flow_iterations(rep.flows, job, map, popts, copies);
+      const compare::FlowMap fm =
+          compare::flow_map_of(rep.flows, groups, "dlc-replay", groups.empty() ? "" : "iteration");
       if (!o.export_flows.empty()) compare::export_flows(o.export_flows, fm);
       if (!o.fct_path.empty()) compare::write_measured_fct(o.fct_path, fm, *calibration, "--fct");
     }

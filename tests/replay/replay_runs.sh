@@ -58,7 +58,9 @@ if [ -x "$BIN/dlc-compare" ]; then
     --calibration "$work/c.json" --json "$work/cmp.json"
   json_assert "$work/cmp.json" \
     "d['flows']['compared'] + d['flows']['unmeasurable'] == json.load(open('$work/send/r.json'))['messages']['flows']" \
-    "d['flows']['unpredicted'] == 0 and d['measured']['tool'] == 'dlc-replay'"
+    "d['flows']['unpredicted'] == 0 and d['measured']['tool'] == 'dlc-replay'" \
+    "d['group_kind'] == 'iteration' and [g['group'] for g in d['groups']] == [1, 2, 3]" \
+    "all(g['messages'] == 64 for g in d['groups'])"
 fi
 if [ "$launcher" = spawn ]; then
   run write "--op write" -- --op write
