@@ -36,6 +36,7 @@ nlohmann::json matched_json(const Matched& m) {
           {"key", m.key},
           {"opnum", m.opnum},
           {"start_s", m.start_ns * 1e-9},
+          {"predicted_start_s", m.predicted_start_ns * 1e-9},
           {"measured_fct_s", m.measured_ns * 1e-9},
           {"predicted_fct_s", m.predicted_ns * 1e-9},
           {"error", m.error()}};
@@ -45,14 +46,15 @@ nlohmann::json matched_json(const Matched& m) {
 
 Comparison compare(const FlowMap& map, const std::string& measured_file,
                    std::span<const model::FctRecord> fct, const std::string& predicted_file,
-                   double ack_ns) {
+                   double ack_ns, bool free_starts) {
   Comparison c;
   c.measured_file = measured_file;
   c.predicted_file = predicted_file;
   c.tool = map.tool;
   c.group_kind = map.group_kind;
   c.ack_ns = ack_ns;
-  c.join = join_fct(map, fct, predicted_file, ack_ns);
+  c.join = join_fct(map, fct, predicted_file, ack_ns, free_starts);
+  c.free_starts = free_starts;
   c.messages = summarize_errors(c.join.matched);
   c.groups = group_errors(c.join.matched);
   std::vector<double> ge;
@@ -118,6 +120,7 @@ nlohmann::json comparison_json(const Comparison& c) {
           {"measured", {{"file", c.measured_file}, {"tool", c.tool}}},
           {"predicted", {{"file", c.predicted_file}}},
           {"ack_latency_s", c.ack_ns * 1e-9},
+          {"predicted_starts", c.free_starts ? "its own" : "the measured ones"},
           {"flows",
            {{"compared", s.count},
             {"unpredicted", c.join.unpredicted.size()},

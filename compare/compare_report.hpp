@@ -18,6 +18,7 @@ namespace dlcnet::compare {
 struct Comparison {
   std::string measured_file, predicted_file, tool, group_kind;
   double ack_ns = 0;
+  bool free_starts = false;  // the prediction chose its own starts (dependency-driven)
   Join join;
   ErrorSummary messages;
   std::vector<GroupError> groups;
@@ -26,7 +27,7 @@ struct Comparison {
 
 Comparison compare(const FlowMap& map, const std::string& measured_file,
                    std::span<const model::FctRecord> fct, const std::string& predicted_file,
-                   double ack_ns);
+                   double ack_ns, bool free_starts = false);
 
 void print_comparison(std::ostream& out, const Comparison& c);
 nlohmann::json comparison_json(const Comparison& c);

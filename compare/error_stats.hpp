@@ -18,10 +18,11 @@ namespace dlcnet::compare {
 struct Matched {
   uint32_t src = 0, dst = 0, sport = 0;
   uint64_t bytes = 0;
-  double start_ns = 0;      // the measurement's start
-  double measured_ns = 0;   // fct measured
-  double predicted_ns = 0;  // fct predicted
-  double ack_ns = 0;        // the fct's acknowledgement: arrival = start + fct - ack_ns
+  double start_ns = 0;            // the measurement's start
+  double predicted_start_ns = 0;  // the prediction's (= start_ns unless it chose its own)
+  double measured_ns = 0;         // fct measured
+  double predicted_ns = 0;        // fct predicted
+  double ack_ns = 0;              // the fct's acknowledgement: arrival = start + fct - ack_ns
   int32_t group = -1, key = -1, opnum = 0;  // the message's context (compare/flow_map.hpp)
   double error() const noexcept {
     return measured_ns > 0 ? (predicted_ns - measured_ns) / measured_ns : 0;

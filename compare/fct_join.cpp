@@ -17,11 +17,12 @@ uint64_t flow_key(uint32_t src, uint32_t dst, uint32_t sport) {
 }  // namespace
 
 Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
-              const std::string& fct_file, double ack_ns) {
+              const std::string& fct_file, double ack_ns, bool free_starts) {
   std::unordered_map<uint64_t, uint32_t> by_key;
   by_key.reserve(map.flows.size());
   for (const MappedFlow& m : map.flows) by_key.emplace(flow_key(m.src, m.dst, m.sport), m.flow);
   std::vector<int64_t> predicted(map.flows.size(), -1);
+  std::vector<uint64_t> predicted_start(map.flows.size(), 0);
   for (const model::FctRecord& r : fct) {
     const std::string where = fct_file + ":" + std::to_string(r.line) + ": ";
     const auto it = by_key.find(flow_key(r.src(), r.dst(), r.sport));
@@ -35,7 +36,8 @@ Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
       throw Error(where + "field size: " + std::to_string(r.size) + " bytes, flow " +
                   std::to_string(m.flow) + " of the map has " + std::to_string(m.size));
     }
-    if (std::llabs(static_cast<long long>(r.start_ns) - static_cast<long long>(m.start_ns)) > 1) {
+    if (!free_starts &&
+        std::llabs(static_cast<long long>(r.start_ns) - static_cast<long long>(m.start_ns)) > 1) {
       throw Error(where + "field start_ns: " + std::to_string(r.start_ns) + ", flow " +
                   std::to_string(m.flow) + " of the map starts at " + std::to_string(m.start_ns));
     }
@@ -44,6 +46,7 @@ Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
                   ") is predicted twice");
     }
     predicted[m.flow] = static_cast<int64_t>(r.fct_ns);
+    predicted_start[m.flow] = r.start_ns;
   }
   Join j;
   for (const MappedFlow& m : map.flows) {
@@ -61,6 +64,7 @@ Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
     x.sport = m.sport;
     x.bytes = m.size;
     x.start_ns = static_cast<double>(m.start_ns);
+    x.predicted_start_ns = free_starts ? static_cast<double>(predicted_start[m.flow]) : x.start_ns;
     x.measured_ns = m.latency_ns + ack_ns;
     x.predicted_ns = static_cast<double>(predicted[m.flow]);
     x.ack_ns = ack_ns;

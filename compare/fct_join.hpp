@@ -25,7 +25,10 @@ struct Join {
 
 // Throws Error naming `fct_file` and the line of an fct line that names no flow of the map, a
 // flow twice, or a flow whose size or start differs (the fct.txt is not of this flow.txt).
+// `free_starts`: the prediction chose its own start times (a dependency-driven prediction,
+// `dlc-compare predict-job`): starts are not checked, and a group's predicted span runs from its
+// first predicted start.
 Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
-              const std::string& fct_file, double ack_ns);
+              const std::string& fct_file, double ack_ns, bool free_starts = false);
 
 }  // namespace dlcnet::compare

@@ -18,6 +18,7 @@ namespace {
 struct CompareOptions {
   std::string measured, predicted, calibration, json, csv;
   double ack_us = -1;
+  bool free_starts = false;
 };
 
 int run_compare(const CompareOptions& o, Argv args) {
@@ -25,7 +26,7 @@ int run_compare(const CompareOptions& o, Argv args) {
   if (!o.calibration.empty()) ack_s = model::read_calibration(o.calibration).base_latency_s;
   const FlowMap map = read_flow_map(o.measured);
   const std::vector<model::FctRecord> fct = model::read_fct_txt(o.predicted);
-  const Comparison c = compare(map, o.measured, fct, o.predicted, ack_s * 1e9);
+  const Comparison c = compare(map, o.measured, fct, o.predicted, ack_s * 1e9, o.free_starts);
   print_comparison(std::cout, c);
   if (!o.csv.empty()) {
     std::ofstream out(o.csv);
@@ -62,6 +63,9 @@ void add_compare(CLI::App& app, int* exit, Argv args) {
                              "--calibration")
                   ->check(CLI::NonNegativeNumber);
   cal->excludes(ack);
+  app.add_flag("--free-starts", o->free_starts,
+               "the prediction chose its own start times (dlc-compare predict-job): do not "
+               "require them to be the measured ones");
   app.add_option("--json", o->json, "write the comparison (dlcnet.compare/1) here");
   app.add_option("--csv", o->csv, "write one line per compared message here (for plots)");
   app.callback([o, exit, args, &app] {

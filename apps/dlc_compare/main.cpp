@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   add_predict(app, &exit, args);
   add_model_speed(app, &exit, args);
   add_calibrate(app, &exit, args);
+  add_predict_job(app, &exit, args);
   add_compare(app, &exit, args);
   dlcnet::add_version_flag(app, "dlc-compare");
   try {

@@ -61,6 +61,16 @@ if [ -x "$BIN/dlc-compare" ]; then
     "d['flows']['unpredicted'] == 0 and d['measured']['tool'] == 'dlc-replay'" \
     "d['group_kind'] == 'iteration' and [g['group'] for g in d['groups']] == [1, 2, 3]" \
     "all(g['messages'] == 64 for g in d['groups'])"
+  # The job predicted from its dependencies, named after the replay's flow map.
+  check "predict the job from its dependencies" "$BIN/dlc-compare" predict-job "$job" \
+    --like "$work/flows.txt.map" --calibration "$work/c.json" --out "$work/pred-job.txt"
+  check "compare with it (--free-starts)" "$BIN/dlc-compare" "$work/flows.txt.map" \
+    "$work/pred-job.txt" --calibration "$work/c.json" --free-starts --json "$work/cmp-job.json"
+  json_assert "$work/cmp-job.json" \
+    "d['flows']['compared'] + d['flows']['unmeasurable'] == json.load(open('$work/send/r.json'))['messages']['flows']" \
+    "d['predicted_starts'] == 'its own' and [g['group'] for g in d['groups']] == [1, 2, 3]"
+  check_fails "a dependency-driven prediction needs --free-starts" "field start_ns" \
+    "$BIN/dlc-compare" "$work/flows.txt.map" "$work/pred-job.txt" --calibration "$work/c.json"
 fi
 if [ "$launcher" = spawn ]; then
   run write "--op write" -- --op write
