@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -15,6 +14,7 @@
 #include "core/wire.hpp"
 #include "flows/fct.hpp"
 #include "launch/job.hpp"
+#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
@@ -51,6 +51,7 @@ namespace {
 int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const RankMap& map, int argc,
                   const char* const* argv) {
   const auto timeout = std::chrono::seconds(o.timeout_s);
+  RankOutputs out({o.json_path, o.records_path, o.fct_path}, o.env.rank, o.env.world_size);
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
   topts.connect_timeout_ms = o.timeout_s * 1000;
@@ -80,12 +81,6 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
   const Idle idle = jl.idle_for(o.idle, t);
   jl.align_clocks(t, region, idle);
 
-  std::unique_ptr<RecordWriter> records;
-  if (!o.records_path.empty()) {
-    records =
-        std::make_unique<RecordWriter>(rank_path(o.records_path, o.env.rank, o.env.world_size));
-    records->flush();  // the header at least, whatever happens next
-  }
   auto name = [&](int r) {
     return "rank " + std::to_string(r) + " (" + job.nodes[map.node_of(r)].name() + ")";
   };
@@ -97,7 +92,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
   ec.progress_timeout = timeout;
   ec.idle = idle;
   ec.fault_after = o.fault_rank == o.env.rank ? o.fault_after : -1;
-  ec.records = records.get();
+  ec.records = out.records();
   ec.rank_name = name;
   Engine engine(plan, t, jl.bootstrap(), region, ec);
   engine.prepare();
@@ -129,16 +124,10 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
     print_report(std::cout, rep, job, map);
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
-    if (!o.fct_path.empty()) {
-      std::ofstream f(o.fct_path);
-      FctOptions fo;
-      fo.origin_ns = mine.start_ns;
-      fo.link_bps = o.link_gbps * 1e9;
-      write_fct(f, rep.flows, fo);
-      f.flush();
-      if (!f) throw Error("cannot write the fct file " + o.fct_path);
-    }
-    if (!o.json_path.empty()) {
+    FctOptions fo;
+    fo.origin_ns = mine.start_ns;
+    fo.link_bps = o.link_gbps * 1e9;
+    auto json = [&] {
       nlohmann::json doc = report_json(rep, job, map);
       nlohmann::json ctx = make_run_context("dlc-replay", argc, argv);
       add_transport_versions(ctx);
@@ -151,15 +140,10 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
       doc["context"] = ctx;
       doc["phases_s"] = jl.phases_json();
       doc["release"] = release.to_json();
-      nlohmann::json files = nlohmann::json::array();
-      for (int r = 0; r < o.env.world_size && !o.records_path.empty(); ++r) {
-        files.push_back(rank_path(o.records_path, r, o.env.world_size));
-      }
-      doc["files"] = {
-          {"records", files},
-          {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)}};
-      write_json_file(o.json_path, doc);
-    }
+      doc["files"] = out.files_json();
+      return doc;
+    };
+    out.write_reports([&](std::ostream& f) { write_fct(f, rep.flows, fo); }, json);
     ok = rep.ok;
   }
   // Every rank exits with the verdict, so launchers (mpirun, srun) report a failed replay.

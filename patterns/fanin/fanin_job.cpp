@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -14,6 +13,7 @@
 #include "core/units.hpp"
 #include "flows/fct.hpp"
 #include "flows/flow_report.hpp"
+#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "patterns/fanin/fanin_queue.hpp"
 #include "patterns/fanin/fanin_records.hpp"
@@ -45,6 +45,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const FaninSpec& spec = o.spec;
   const int me = o.env.rank, world = o.env.world_size;
   const int workers = worker_count(world, spec);
+  RankOutputs out({o.json_path, o.records_path, o.fct_path}, me, world);
   TransportOptions topts = o.transport;
   const uint32_t k = static_cast<uint32_t>(spec.burst.size());
   topts.recv_depth = std::max({topts.recv_depth, k + 8, kBgRecvs + 8, o.clock_samples + 16});
@@ -134,8 +135,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const std::vector<ClockModel> clocks = jl.clock_models();
   const ReleaseReport release = jl.release_report();
 
-  if (!o.records_path.empty()) {
-    RecordWriter w(rank_path(o.records_path, me, world));
+  if (out.records()) {
+    RecordWriter& w = *out.records();
     if (me == kServer) {
       write_server_records(w, spec, workers, server);
     } else if (is_worker(me, world, spec)) {
@@ -173,16 +174,10 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
   }
-  if (!o.fct_path.empty()) {
-    std::ofstream f(o.fct_path);
-    FctOptions fo;
-    fo.origin_ns = server.rounds.empty() ? 0 : static_cast<double>(server.rounds[0].go_ns);
-    fo.link_bps = o.link_gbps * 1e9;
-    write_fct(f, a.flows, fo);
-    f.flush();
-    if (!f) throw Error("cannot write the fct file " + o.fct_path);
-  }
-  if (!o.json_path.empty()) {
+  FctOptions fo;
+  fo.origin_ns = server.rounds.empty() ? 0 : static_cast<double>(server.rounds[0].go_ns);
+  fo.link_bps = o.link_gbps * 1e9;
+  auto json = [&] {
     nlohmann::json doc = fanin_json(spec, a);
     nlohmann::json ctx = make_run_context("dlc-bench fanin", argc, argv);
     add_transport_versions(ctx);
@@ -196,15 +191,10 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
     if (sampler) doc["qdisc"] = queue_json(queue);
-    nlohmann::json files = nlohmann::json::array();
-    for (int r = 0; r < world && !o.records_path.empty(); ++r) {
-      files.push_back(rank_path(o.records_path, r, world));
-    }
-    doc["files"] = {
-        {"records", files},
-        {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)}};
-    write_json_file(o.json_path, doc);
-  }
+    doc["files"] = out.files_json();
+    return doc;
+  };
+  out.write_reports([&](std::ostream& f) { write_fct(f, a.flows, fo); }, json);
   return jl.verdict(true);
 }
 

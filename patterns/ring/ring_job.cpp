@@ -10,6 +10,7 @@
 #include "core/run_context.hpp"
 #include "core/units.hpp"
 #include "flows/flow_report.hpp"
+#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "patterns/ring/ring_analysis.hpp"
 #include "patterns/ring/ring_engine.hpp"
@@ -72,6 +73,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const int me = o.env.rank, world = o.env.world_size;
   const CollectiveDef& def = collective(spec.collective);
   const RegionMap map = region_map(spec, world);
+  RankOutputs out({o.json_path, o.records_path, {}}, me, world);
 
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max<uint32_t>(
@@ -157,12 +159,11 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const std::vector<ClockModel> clocks = jl.clock_models();
   const ReleaseReport release = jl.release_report();
 
-  if (!o.records_path.empty()) {
+  if (out.records()) {
     std::vector<Plan> plans;
     for (const SizeSetup& s : setups) plans.push_back(s.plan);
-    RecordWriter w(rank_path(o.records_path, me, world));
-    write_records(w, spec, me, plans, mine);
-    w.flush();
+    write_records(*out.records(), spec, me, plans, mine);
+    out.records()->flush();
   }
   if (me != 0) return jl.verdict(true);
 
@@ -179,7 +180,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     std::cout.flush();
   }
   nlohmann::json doc = ring_json(spec, world, results);
-  if (!o.json_path.empty()) {
+  if (out.json()) {
     nlohmann::json ctx = make_run_context("dlc-bench ring", argc, argv);
     add_transport_versions(ctx);
     ctx["transport"] = t.describe();
@@ -194,12 +195,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["clock"] = clocks_json(jl.clock_reports());
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
-    nlohmann::json files = nlohmann::json::array();
-    for (int r = 0; r < world && !o.records_path.empty(); ++r) {
-      files.push_back(rank_path(o.records_path, r, world));
-    }
-    doc["files"] = {{"records", files}};
-    write_json_file(o.json_path, doc);
+    doc["files"] = out.files_json();
+    write_json_file(*out.json(), doc);
   }
   return jl.verdict(doc["wrong_total"].get<uint64_t>() == 0);
 }
