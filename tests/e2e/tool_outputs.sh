@@ -9,7 +9,8 @@ no="$work/no/such"
 
 # dlc-replay: each option checked on the rank that writes it, before anything is replayed.
 for opt in --json --fct --records; do
-  check_fails "dlc-replay: unwritable $opt" "$opt $no/x: cannot" "${R[@]}" "$opt" "$no/x"
+  # --records: one file per rank, x.rank<R>.
+  check_fails "dlc-replay: unwritable $opt" "$opt $no/x(\.rank0)?: cannot" "${R[@]}" "$opt" "$no/x"
   grep -q "^# OK" "$work/out" && bad "dlc-replay: unwritable $opt: the job ran" ||
     ok "dlc-replay: unwritable $opt: nothing replayed"
 done
