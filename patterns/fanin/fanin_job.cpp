@@ -135,7 +135,9 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const std::vector<ClockModel> clocks = jl.clock_models();
   const ReleaseReport release = jl.release_report();
 
-  if (out.records()) {
+  // Every rank's records after the results are safe at rank 0 (and, there, on the console).
+  auto write_records = [&] {
+    if (!out.records()) return;
     RecordWriter& w = *out.records();
     if (me == kServer) {
       write_server_records(w, spec, workers, server);
@@ -145,9 +147,12 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
       write_background_records(w, spec, me, mine_b);
     }
     w.flush();
-  }
+  };
   const std::vector<Bytes> gathered = jl.gather(blob);
-  if (me != kServer) return jl.verdict(true);
+  if (me != kServer) {
+    write_records();
+    return jl.verdict(true);
+  }
 
   std::vector<std::vector<WorkerRound>> wt;
   std::vector<BackgroundTimes> bt;
@@ -194,7 +199,9 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["files"] = out.files_json();
     return doc;
   };
-  out.write_reports([&](std::ostream& f) { write_fct(f, a.flows, fo); }, json);
+  write_each({write_records, [&] {
+                out.write_reports([&](std::ostream& f) { write_fct(f, a.flows, fo); }, json);
+              }});
   return jl.verdict(true);
 }
 

@@ -159,13 +159,18 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const std::vector<ClockModel> clocks = jl.clock_models();
   const ReleaseReport release = jl.release_report();
 
-  if (out.records()) {
+  // Every rank's records after rank 0 printed the results.
+  auto records = [&] {
+    if (!out.records()) return;
     std::vector<Plan> plans;
     for (const SizeSetup& s : setups) plans.push_back(s.plan);
     write_records(*out.records(), spec, me, plans, mine);
     out.records()->flush();
+  };
+  if (me != 0) {
+    records();
+    return jl.verdict(true);
   }
-  if (me != 0) return jl.verdict(true);
 
   std::vector<SizeResult> results;
   for (size_t k = 0; k < all.size(); ++k) {
@@ -180,7 +185,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     std::cout.flush();
   }
   nlohmann::json doc = ring_json(spec, world, results);
-  if (out.json()) {
+  auto json = [&] {
+    if (!out.json()) return;
     nlohmann::json ctx = make_run_context("dlc-bench ring", argc, argv);
     add_transport_versions(ctx);
     ctx["transport"] = t.describe();
@@ -197,7 +203,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["phases_s"] = jl.phases_json();
     doc["files"] = out.files_json();
     write_json_file(*out.json(), doc);
-  }
+  };
+  write_each({records, json});
   return jl.verdict(doc["wrong_total"].get<uint64_t>() == 0);
 }
 

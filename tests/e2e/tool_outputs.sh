@@ -29,6 +29,37 @@ grep -q "^# OK" "$work/out" && ok "dlc-replay: --fct /dev/full: the report is pr
 [ -s "$work/after-fct.json" ] && ok "dlc-replay: --fct failed, --json still written" ||
   bad "dlc-replay: --fct failed and --json was not written"
 
+# dlc-bench fanin and ring: a records file on a full device is found when opened (its header
+# is written at once), before anything runs.
+U=(--transport ucx --ucx-tls tcp,self --timeout 60)
+ln -s /dev/full "$work/full.rank0.csv"
+check_fails "fanin: --records on a full device" "--records $work/full.rank0.csv: cannot write" \
+  "$BIN/dlc-bench" fanin --spawn --workers 1 "${U[@]}" -s 4K --burst 2 -n 2 --records "$work/full.csv"
+grep -q "^# dlc-bench fanin" "$work/out" && bad "fanin: ran with a full records device" ||
+  ok "fanin: nothing ran"
+[ -c /dev/full ] && ok "/dev/full stays a device" || bad "/dev/full replaced"
+# Files that fail at the end (2 KiB at most, RLIMIT_FSIZE; SIGXFSZ ignored so writes fail with
+# EFBIG): rank 0 prints its report first, then tries the records and the JSON, and the job
+# fails naming both. Standard output goes through a pipe, which the limit does not cover.
+limited() {
+  (trap '' XFSZ; ulimit -f 2; exec "$@") 2>&1 | cat >"$work/out"
+}
+for tool in fanin ring; do
+  if [ $tool = fanin ]; then
+    limited "$BIN/dlc-bench" fanin --spawn --workers 1 "${U[@]}" -s 4K --burst 8 -n 20 \
+      --records "$work/$tool.csv" --json "$work/$tool.json"
+    report="^# dlc-bench fanin"
+  else
+    limited "$BIN/dlc-bench" ring --spawn --ranks 2 "${U[@]}" -b 4 -e 1M -n 20 -w 1 \
+      --records "$work/$tool.csv" --json "$work/$tool.json"
+    report="^# Avg bus bandwidth"
+  fi
+  grep -q "$report" "$work/out" && ok "$tool: the report is printed before the files" ||
+    { bad "$tool: no report"; tail -5 "$work/out"; }
+  grep -q -- "--records $work/$tool.rank0.csv: cannot write: File too large.*--json $work/$tool.json: cannot write" \
+    "$work/out" && ok "$tool: both failed files named" || { bad "$tool: files not named"; tail -5 "$work/out"; }
+done
+
 # dlc-trace: stats and bench-load check --json before loading; convert writes through devices.
 T="$BIN/dlc-trace"
 check_fails "dlc-trace stats: unwritable --json" "--json $no/s.json: cannot create" \
