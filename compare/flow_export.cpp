@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <numeric>
 #include <utility>
@@ -56,7 +55,12 @@ FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups
   return map;
 }
 
-void export_flows(const std::string& path, const FlowMap& map) {
+FlowExport::FlowExport(const std::string& path)
+    : flows_(open_output("--export-flows", path)),
+      map_(path.empty() ? nullptr : open_output("--export-flows", flow_map_path(path))) {}
+
+void FlowExport::write(const FlowMap& map) {
+  if (!flows_) return;
   std::vector<model::HpccFlow> hpcc;
   hpcc.reserve(map.flows.size());
   for (const MappedFlow& m : map.flows) {
@@ -67,17 +71,9 @@ void export_flows(const std::string& path, const FlowMap& map) {
     h.start_s = static_cast<double>(m.start_ns) * 1e-9;
     hpcc.push_back(h);
   }
-  {
-    std::ofstream out(path);
-    model::write_flow_txt(out, hpcc);
-    out.flush();
-    if (!out) throw Error("--export-flows: cannot write " + path);
-  }
-  const std::string mp = flow_map_path(path);
-  std::ofstream out(mp);
-  write_flow_map(out, map);
-  out.flush();
-  if (!out) throw Error("--export-flows: cannot write " + mp);
+  write_each(
+      {[&] { write_stream(*flows_, [&](std::ostream& out) { model::write_flow_txt(out, hpcc); }); },
+       [&] { write_stream(*map_, [&](std::ostream& out) { write_flow_map(out, map); }); }});
 }
 
 }  // namespace dlcnet::compare

@@ -8,10 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
 #include "compare/flow_map.hpp"
+#include "core/output_file.hpp"
 #include "flows/flow.hpp"
 
 namespace dlcnet::compare {
@@ -20,8 +22,19 @@ namespace dlcnet::compare {
 FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups,
                     const std::string& tool, const std::string& group_kind);
 
-// Writes FILE and FILE.map; throws Error naming the file that cannot be written.
-void export_flows(const std::string& path, const FlowMap& map);
+// FILE and FILE.map, opened before the run (core/output_file.hpp: an unwritable path stops the
+// run before anything is measured) and written after it.
+class FlowExport {
+ public:
+  // Opens FILE and FILE.map now (nothing when `path` is empty); throws Error naming the file.
+  explicit FlowExport(const std::string& path);
+  bool wanted() const noexcept { return flows_ != nullptr; }
+  // Writes and commits both; throws Error naming the file that cannot be written.
+  void write(const FlowMap& map);
+
+ private:
+  std::unique_ptr<OutputFile> flows_, map_;
+};
 
 inline std::string flow_map_path(const std::string& flow_txt) {
   return flow_txt + ".map";

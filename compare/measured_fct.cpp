@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <numeric>
 
-#include "core/error.hpp"
 #include "flows/fct.hpp"
 
 namespace dlcnet::compare {
@@ -37,14 +35,6 @@ std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Cali
                      return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
                    });
   return out;
-}
-
-void write_measured_fct(const std::string& path, const FlowMap& map, const model::Calibration& c,
-                        const std::string& option) {
-  std::ofstream out(path);
-  model::write_fct_txt(out, measured_fct(map, c));
-  out.flush();
-  if (!out) throw Error(option + ": cannot write " + path);
 }
 
 }  // namespace dlcnet::compare

@@ -7,7 +7,6 @@
 // order of completion, as HPCC writes them.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "compare/flow_map.hpp"
@@ -17,10 +16,5 @@
 namespace dlcnet::compare {
 
 std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Calibration& c);
-
-// Writes measured_fct(map, c) to `path`; throws Error naming `option` and the path when it
-// cannot be written.
-void write_measured_fct(const std::string& path, const FlowMap& map, const model::Calibration& c,
-                        const std::string& option);
 
 }  // namespace dlcnet::compare

@@ -1,7 +1,7 @@
 #include "core/record.hpp"
 
-#include <cerrno>
 #include <cinttypes>
+#include <cstdio>
 
 #include "core/error.hpp"
 
@@ -11,28 +11,34 @@ const char* RecordWriter::header() noexcept {
   return "seq,op,bytes,src,dst,signaled,planned_ns,post_ns,complete_ns,arrival_ns,key,opnum";
 }
 
-RecordWriter::RecordWriter(const std::string& path) : path_(path) {
-  f_ = std::fopen(path.c_str(), "w");
-  if (!f_) throw_errno("cannot open records file " + path);
-  std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
-  std::fprintf(f_, "%s\n", header());
+RecordWriter::RecordWriter(const std::string& path, const std::string& option)
+    : out_(option, path, OutputFile::Mode::stream) {
+  out_.put(header());
+  out_.put("\n");
 }
 
 RecordWriter::~RecordWriter() {
-  if (f_ && std::fclose(f_) != 0) std::perror(("closing " + path_).c_str());
+  try {
+    out_.commit();
+  } catch (const Error& e) {
+    std::fprintf(stderr, "dlcnet: %s\n", e.what());
+  }
 }
 
 void RecordWriter::write(const MessageRecord& r) {
-  int n = std::fprintf(f_,
-                       "%" PRIu64 ",%s,%" PRIu64 ",%" PRId32 ",%" PRId32 ",%d,%" PRId64 ",%" PRId64
-                       ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
-                       r.seq, to_string(r.op), r.bytes, r.src, r.dst, r.signaled ? 1 : 0,
-                       r.planned_ns, r.post_ns, r.complete_ns, r.arrival_ns, r.key, r.opnum);
-  if (n < 0) throw_errno("writing records file " + path_);
+  char line[320];
+  const int n = std::snprintf(line, sizeof line,
+                              "%" PRIu64 ",%s,%" PRIu64 ",%" PRId32 ",%" PRId32 ",%d,%" PRId64
+                              ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+                              r.seq, to_string(r.op), r.bytes, r.src, r.dst, r.signaled ? 1 : 0,
+                              r.planned_ns, r.post_ns, r.complete_ns, r.arrival_ns, r.key, r.opnum);
+  if (n < 0 || static_cast<size_t>(n) >= sizeof line)
+    throw Error(out_.name() + ": a record too long");
+  out_.put(std::string_view(line, static_cast<size_t>(n)));
 }
 
 void RecordWriter::flush() {
-  if (std::fflush(f_) != 0) throw_errno("flushing records file " + path_);
+  out_.flush();
 }
 
 }  // namespace dlcnet

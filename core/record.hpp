@@ -3,9 +3,9 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
+#include "core/output_file.hpp"
 #include "core/transport.hpp"
 
 namespace dlcnet {
@@ -32,24 +32,25 @@ struct MessageRecord {
   int64_t opnum = -1;        // trace opnum (replay)
 };
 
-// Writes records as CSV with a header line. Buffered; flush() puts everything written so far
-// on disk so a crash loses nothing already flushed. Throws Error naming the path.
+// Writes records as CSV with a header line, as a stream (core/output_file.hpp, Mode::stream:
+// opened at once, so an unwritable path fails before the run). Buffered; flush() puts
+// everything written so far in the file so a crash loses nothing already flushed. Throws Error
+// naming the option and the path.
 class RecordWriter {
  public:
-  explicit RecordWriter(const std::string& path);
+  explicit RecordWriter(const std::string& path, const std::string& option = "--records");
   ~RecordWriter();
   RecordWriter(const RecordWriter&) = delete;
   RecordWriter& operator=(const RecordWriter&) = delete;
 
   void write(const MessageRecord& r);
   void flush();
-  const std::string& path() const noexcept { return path_; }
+  const std::string& path() const noexcept { return out_.path(); }
 
   static const char* header() noexcept;
 
  private:
-  std::string path_;
-  std::FILE* f_ = nullptr;
+  OutputFile out_;
 };
 
 }  // namespace dlcnet

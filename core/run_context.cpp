@@ -3,13 +3,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <ctime>
-#include <fstream>
 #include <thread>
 
 #include "core/clock.hpp"
-#include "core/error.hpp"
 
 namespace dlcnet {
 namespace {
@@ -52,16 +49,10 @@ nlohmann::json make_run_context(const std::string& tool, int argc, const char* c
   return ctx;
 }
 
-void write_json_file(const std::string& path, const nlohmann::json& doc) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw_errno("cannot write JSON report " + tmp);
-    out << doc.dump(2) << '\n';
-    if (!out.flush()) throw_errno("cannot write JSON report " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw_errno("cannot rename " + tmp + " to " + path);
+void write_json_file(OutputFile& out, const nlohmann::json& doc) {
+  out.put(doc.dump(2));
+  out.put("\n");
+  out.commit();
 }
 
 }  // namespace dlcnet

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/output_file.hpp"
+
 namespace dlcnet {
 
 // 2: one latency-summary shape (core/stats_json.hpp) in every tool, "clock" an object,
@@ -18,8 +20,9 @@ inline constexpr int kReportSchemaVersion = 2;
 //  "clock": {"source": clock_description(), "times": what the reports' *_ns values are}}
 nlohmann::json make_run_context(const std::string& tool, int argc, const char* const* argv);
 
-// Writes `doc` to `path` atomically (temp file + rename) so a crash never leaves half a JSON.
-// Throws Error naming the path.
-void write_json_file(const std::string& path, const nlohmann::json& doc);
+// Writes `doc` to `out` and commits it (core/output_file.hpp: a regular file is replaced
+// atomically, so a crash never leaves half a JSON; a FIFO or device is written through).
+// Throws Error naming the option and the path.
+void write_json_file(OutputFile& out, const nlohmann::json& doc);
 
 }  // namespace dlcnet

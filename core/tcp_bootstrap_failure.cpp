@@ -136,7 +136,11 @@ std::string TcpBootstrap::await_verdict(const std::string& mine) {
       // anything else answers a collective this rank has left
     }
   } catch (const Error&) {
-    // Rank 0 is gone or silent: this rank's own error stands.
+    // Rank 0's connection closed without a verdict: rank 0 died, and is the cause. Silent:
+    // this rank's own error stands.
+    if (std::optional<std::string> why = connection_lost(s)) {
+      return failure_text(coord + " (rank 0)", "is gone", impl_->phase, *why);
+    }
   }
   return mine;
 }

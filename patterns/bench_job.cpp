@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/output_file.hpp"
+#include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
 #include "launch/job.hpp"
@@ -56,9 +58,25 @@ std::string device_name(const nlohmann::json& d) {
   return lanes.empty() ? d.value("transport", std::string("the transport")) : lanes;
 }
 
-// One end of the test. The client prints and writes the reports.
+// The client's files, opened before the test starts (core/output_file.hpp): an unwritable
+// path stops it before anything runs.
+struct Outputs {
+  std::unique_ptr<OutputFile> json;
+  std::unique_ptr<RecordWriter> records;
+};
+
+Outputs open_outputs(const Options& o) {
+  Outputs out;
+  out.json = open_output("--json", o.json_path);
+  if (!o.records_path.empty()) out.records = std::make_unique<RecordWriter>(o.records_path);
+  return out;
+}
+
+// One end of the test; `out` is the client's (null on the server). The client prints and
+// writes the reports: every size's row as it is measured, and the JSON of the sizes measured
+// even when a later one fails ("complete": false, "error": the job's first cause).
 void run_role(const Options& o, int role, uint16_t port, int argc, const char* const* argv,
-              bool quiet, const std::function<void(uint16_t)>& on_listening = {}) {
+              bool quiet, Outputs* out, const std::function<void(uint16_t)>& on_listening = {}) {
   TransportChoice choice = open_transport(o.transport_kind, o.transport);
   if (!quiet) {
     std::cerr << "dlc-bench: transport " << choice.chosen << " (" << choice.reason << ")\n";
@@ -80,41 +98,63 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     std::cerr << "dlc-bench: waiting for a client on port " << job.port() << '\n';
   }
   job.join();
-  Bootstrap& boot = job.bootstrap();
-  const BenchSpec spec = agree_on_spec(boot, o.spec);
   Transport& t = *choice.transport;
-  check_sizes(spec, t, device_name(t.describe()));
-
-  const bool initiator = role == kClient;
-  PeerSession session(t, boot, role == kServer ? kClient : kServer, initiator, spec);
-  const int peers[] = {session.peer()};
-  job.connect(t, peers);
-
-  std::unique_ptr<RecordWriter> records;
-  if (initiator && !o.records_path.empty())
-    records = std::make_unique<RecordWriter>(o.records_path);
-  std::unique_ptr<Pattern> pattern = make_pattern(spec.kind, spec.op);
-  BenchTablePrinter table(std::cout, spec.kind);
-  if (initiator) {
-    const nlohmann::json d = t.describe();
-    std::cout << "# dlc-bench " << to_string(spec.kind) << " --op " << to_string(spec.op)
-              << "  transport: " << choice.chosen << "  device: " << device_name(d) << '\n';
-    table.header();
-  }
-  BenchResult result =
-      run_bench(session, *pattern, records.get(), [&](const SizeResult& r) { table.row(r); });
-  if (initiator && !o.json_path.empty()) {
-    nlohmann::json doc = bench_json(result);
+  BenchResult done;  // the client's sizes measured so far
+  bool agreed = false;
+  auto report = [&](const std::string& error) {
+    nlohmann::json doc = bench_json(done, error);
     nlohmann::json ctx = make_run_context("dlc-bench", argc, argv);
     add_transport_versions(ctx);
     ctx["transport"] = t.describe();
     ctx["transport_selection"] = choice.to_json();
     ctx["role"] = "client";
     ctx["peer"] = o.loopback ? std::string("loopback") : o.server;
-    if (records) ctx["records_file"] = records->path();
+    if (out->records) ctx["records_file"] = out->records->path();
     doc["context"] = ctx;
     doc["phases_s"] = job.phases_json();
-    write_json_file(o.json_path, doc);
+    write_json_file(*out->json, doc);
+  };
+  const bool initiator = role == kClient;
+  bool reported = false;
+  try {
+    done.spec = agree_on_spec(job.bootstrap(), o.spec);
+    agreed = true;
+    check_sizes(done.spec, t, device_name(t.describe()));
+    PeerSession session(t, job.bootstrap(), initiator ? kServer : kClient, initiator, done.spec);
+    const int peers[] = {session.peer()};
+    job.connect(t, peers);
+    std::unique_ptr<Pattern> pattern = make_pattern(done.spec.kind, done.spec.op);
+    BenchTablePrinter table(std::cout, done.spec.kind);
+    if (initiator) {
+      std::cout << "# dlc-bench " << to_string(done.spec.kind) << " --op "
+                << to_string(done.spec.op) << "  transport: " << choice.chosen
+                << "  device: " << device_name(t.describe()) << '\n';
+      table.header();
+    }
+    job.release(Release::barrier, Idle::spin);  // failures from here on are "during run"
+    run_bench(session, *pattern, initiator ? out->records.get() : nullptr,
+              [&](const SizeResult& r) {
+                table.row(r);
+                done.sizes.push_back(r);
+              });
+    if (initiator && out->json) {
+      reported = true;
+      report({});
+    }
+    // The server stays until the client's reports are written: a failure there is the job's.
+    job.bootstrap().barrier();
+  } catch (const std::exception& e) {
+    const std::string cause = job.settle_failure(e.what());
+    if (initiator && agreed && out->json && !done.sizes.empty() && !reported) {
+      try {
+        report(cause);
+        std::cerr << "dlc-bench: " << out->json->name() << ": the " << done.sizes.size()
+                  << " size(s) measured before the failure, marked incomplete\n";
+      } catch (const std::exception& w) {
+        std::cerr << "dlc-bench: error: " << w.what() << '\n';
+      }
+    }
+    throw Error(cause);
   }
   if (!initiator && !quiet) std::cerr << "dlc-bench: client finished\n";
 }
@@ -123,8 +163,10 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
 
 int run(const Options& o, int argc, const char* const* argv) {
   try {
+    // The client's files first: nothing runs when one cannot be written.
+    Outputs out = o.loopback || !o.server.empty() ? open_outputs(o) : Outputs{};
     if (!o.loopback) {
-      run_role(o, o.server.empty() ? kServer : kClient, o.port, argc, argv, false);
+      run_role(o, o.server.empty() ? kServer : kClient, o.port, argc, argv, false, &out);
       return 0;
     }
     // Both ends in this process, each with its own transport, over TCP on 127.0.0.1 (a free
@@ -133,7 +175,8 @@ int run(const Options& o, int argc, const char* const* argv) {
     std::promise<uint16_t> listening;
     std::thread server([&] {
       try {
-        run_role(o, kServer, 0, argc, argv, true, [&](uint16_t p) { listening.set_value(p); });
+        run_role(o, kServer, 0, argc, argv, true, nullptr,
+                 [&](uint16_t p) { listening.set_value(p); });
       } catch (...) {
         server_error = std::current_exception();
         try {
@@ -146,7 +189,7 @@ int run(const Options& o, int argc, const char* const* argv) {
     std::exception_ptr client_error;
     try {
       const uint16_t port = listening.get_future().get();
-      if (port != 0) run_role(o, kClient, port, argc, argv, false);
+      if (port != 0) run_role(o, kClient, port, argc, argv, false, &out);
     } catch (...) {
       client_error = std::current_exception();
     }

@@ -66,7 +66,7 @@ void BenchTablePrinter::row(const SizeResult& r) {
   out_ << text.substr(cut) << std::flush;
 }
 
-nlohmann::json bench_json(const BenchResult& r) {
+nlohmann::json bench_json(const BenchResult& r, const std::string& error) {
   nlohmann::json test = {
       {"kind", to_string(r.spec.kind)},
       {"op", to_string(r.spec.op)},
@@ -93,7 +93,9 @@ nlohmann::json bench_json(const BenchResult& r) {
     }
     results.push_back(j);
   }
-  return {{"test", test}, {"results", results}};
+  nlohmann::json doc = {{"test", test}, {"results", results}, {"complete", error.empty()}};
+  if (!error.empty()) doc["error"] = error;
+  return doc;
 }
 
 }  // namespace dlcnet

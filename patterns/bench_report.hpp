@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,9 @@ class BenchTablePrinter {
   BenchKind kind_;
 };
 
-// {"test": {...spec...}, "results": [...]} in seconds, bytes and bytes per second.
-nlohmann::json bench_json(const BenchResult& r);
+// {"test": {...spec...}, "results": [...], "complete": bool} in seconds, bytes and bytes per
+// second. A sweep that failed (`error` not empty) has "complete": false and "error": the
+// cause, with the results of the sizes measured before it.
+nlohmann::json bench_json(const BenchResult& r, const std::string& error = {});
 
 }  // namespace dlcnet

@@ -71,9 +71,10 @@ BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
       // Peak over windows of one queue's worth of messages: the burst the NIC can absorb.
       r.bandwidth = summarize_bandwidth(m.post_ns, m.complete_ns, size, spec.tx_depth);
     }
-    if (records) write_records(*records, s, m, seq);
+    // The row first: a records file that fails to take this size loses no result.
     if (on_size) on_size(r);
     result.sizes.push_back(r);
+    if (records) write_records(*records, s, m, seq);
   }
   return result;
 }

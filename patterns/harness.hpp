@@ -25,7 +25,8 @@ struct BenchResult {
 
 // `records` (initiator only, may be null) gets one line per measured message, written after
 // each size's measured loop so the loop itself pays nothing. `on_size` is called after each
-// size so reports can stream.
+// size, before its records are written, so reports can stream and keep every size measured
+// even when the sweep fails later (or the records file fails to take this size).
 BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
                       const std::function<void(const SizeResult&)>& on_size = {});
 

@@ -17,6 +17,10 @@ constexpr uint64_t kDoneWrId = ~0ull;
 // A passive wait sleeps in naps of kNap once it has polled kSpinsBeforeNap times in vain.
 constexpr uint32_t kSpinsBeforeNap = 1024;
 constexpr timespec kNap{0, 100'000};
+// A wait past its first polls asks the bootstrap this often whether the peer's process is gone
+// (Bootstrap::check_peers): a transport that cannot tell (UCX over shared memory) would
+// otherwise wait out the timeout, and the bootstrap names the peer's rank and host.
+constexpr int64_t kPeerCheckNs = 10'000'000;
 
 }  // namespace
 
@@ -88,7 +92,9 @@ Completion PeerSession::wait_completion_slowly(const char* waiting_for, bool pas
       return c[0];
     }
     if (nap ? spins >= kSpinsBeforeNap : spins % kPollsPerClockCheck == 0) {
-      if (now_ns() - since > limit) stalled(waiting_for);
+      const int64_t now = now_ns();
+      if (now - since > limit) stalled(waiting_for);
+      watch_peer(now);
     }
     if (nap && spins >= kSpinsBeforeNap) nanosleep(&kNap, nullptr);
   }
@@ -115,8 +121,15 @@ uint8_t PeerSession::wait_byte(size_t index, uint8_t a, uint8_t b, const char* w
       const int64_t now = now_ns();
       if (since == 0) since = now;
       if (now - since > limit) stalled(waiting_for);
+      watch_peer(now);
     }
   }
+}
+
+void PeerSession::watch_peer(int64_t now) {
+  if (now < next_peer_check_ns_) return;
+  next_peer_check_ns_ = now + kPeerCheckNs;
+  boot_.check_peers();
 }
 
 void PeerSession::stalled(const char* waiting_for) const {
@@ -133,8 +146,10 @@ void PeerSession::wait_for_credit(const char* op, int64_t since, uint32_t spins)
     if (c[i].op == Op::recv) kept_.push_back(c[i]);
   }
   const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
-  if (spins % kPollsPerClockCheck == 0 && spins && now_ns() - since > limit) {
-    stalled((std::string("room in the send queue for a ") + op).c_str());
+  if (spins % kPollsPerClockCheck == 0 && spins) {
+    const int64_t now = now_ns();
+    if (now - since > limit) stalled((std::string("room in the send queue for a ") + op).c_str());
+    watch_peer(now);
   }
 }
 

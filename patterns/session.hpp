@@ -37,7 +37,8 @@ class PeerSession {
   // Zeroes both areas; call only while nothing is in flight (between barriers).
   void clear();
 
-  // ---- shared waits; each throws Error on a failed completion or a stall past the timeout ----
+  // ---- shared waits; each throws Error on a failed completion, a dead peer (asked of the
+  // bootstrap every 10 ms once a wait is past its first polls) or a stall past the timeout ----
   // Polls until a completion arrives and returns it (failed ones throw, naming the op).
   // `passive`: nothing is measured on this side, so where the transport allows it (see
   // Transport::target_must_poll) the wait sleeps between polls once idle, like perftest's
@@ -83,6 +84,8 @@ class PeerSession {
   Completion wait_completion_slowly(const char* waiting_for, bool passive);
   void wait_for_credit(const char* op, int64_t since, uint32_t spins);
   [[noreturn]] void stalled(const char* waiting_for) const;
+  // Bootstrap::check_peers() at most every 10 ms of a wait: throws Error naming a dead peer.
+  void watch_peer(int64_t now);
 
  public:
  private:
@@ -95,6 +98,7 @@ class PeerSession {
   uint8_t* buf_ = nullptr;
   RegionId region_ = 0;
   uint32_t posted_recvs_ = 0;
+  int64_t next_peer_check_ns_ = 0;
   std::vector<Completion> kept_;  // receive completions harvested while a post waited
 };
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -17,6 +16,7 @@
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
 #include "launch/job.hpp"
+#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "model/calibration.hpp"
 #include "replay/flow_iterations.hpp"
@@ -60,6 +60,8 @@ namespace {
 int replay_joined(const RunOptions& o, const model::Calibration* calibration, Job& jl,
                   const trace::Job& job, const RankMap& map, int argc, const char* const* argv) {
   const auto timeout = std::chrono::seconds(o.timeout_s);
+  RankOutputs out({o.json_path, o.records_path, o.fct_path}, o.env.rank, o.env.world_size);
+  compare::FlowExport flows_out(o.env.rank == 0 ? o.export_flows : std::string());
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
   topts.connect_timeout_ms = o.timeout_s * 1000;
@@ -89,12 +91,6 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   const Idle idle = jl.idle_for(o.idle, t);
   jl.align_clocks(t, region, idle);
 
-  std::unique_ptr<RecordWriter> records;
-  if (!o.records_path.empty()) {
-    records =
-        std::make_unique<RecordWriter>(rank_path(o.records_path, o.env.rank, o.env.world_size));
-    records->flush();  // the header at least, whatever happens next
-  }
   auto name = [&](int r) {
     return "rank " + std::to_string(r) + " (" + job.nodes[map.node_of(r)].name() + ")";
   };
@@ -106,7 +102,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   ec.progress_timeout = timeout;
   ec.idle = idle;
   ec.fault_after = o.fault_rank == o.env.rank ? o.fault_after : -1;
-  ec.records = records.get();
+  ec.records = out.records();
   ec.rank_name = name;
   Engine engine(plan, t, jl.bootstrap(), region, ec);
   engine.prepare();
@@ -138,16 +134,12 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
     print_report(std::cout, rep, job, map);
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
-    if (!o.export_flows.empty() || !o.fct_path.empty()) {
-      const std::vector<int32_t> groups = o.export_flows.empty()
-                                              ? std::vector<int32_t>{}
-                                              : flow_iterations(rep.flows, job, map, popts, copies);
-      const compare::FlowMap fm =
-          compare::flow_map_of(rep.flows, groups, "dlc-replay", groups.empty() ? "" : "iteration");
-      if (!o.export_flows.empty()) compare::export_flows(o.export_flows, fm);
-      if (!o.fct_path.empty()) compare::write_measured_fct(o.fct_path, fm, *calibration, "--fct");
-    }
-    if (!o.json_path.empty()) {
+    const std::vector<int32_t> groups = o.export_flows.empty()
+                                            ? std::vector<int32_t>{}
+                                            : flow_iterations(rep.flows, job, map, popts, copies);
+    const compare::FlowMap fm =
+        compare::flow_map_of(rep.flows, groups, "dlc-replay", groups.empty() ? "" : "iteration");
+    auto json = [&] {
       nlohmann::json doc = report_json(rep, job, map);
       nlohmann::json ctx = make_run_context("dlc-replay", argc, argv);
       add_transport_versions(ctx);
@@ -160,15 +152,21 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
       doc["context"] = ctx;
       doc["phases_s"] = jl.phases_json();
       doc["release"] = release.to_json();
-      nlohmann::json files = nlohmann::json::array();
-      for (int r = 0; r < o.env.world_size && !o.records_path.empty(); ++r) {
-        files.push_back(rank_path(o.records_path, r, o.env.world_size));
+      doc["files"] = out.files_json();
+      if (!o.export_flows.empty()) {
+        doc["files"]["flows"] = o.export_flows;
+        doc["files"]["flow_map"] = compare::flow_map_path(o.export_flows);
       }
-      doc["files"] = {
-          {"records", files},
-          {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)}};
-      write_json_file(o.json_path, doc);
-    }
+      return doc;
+    };
+    write_each({[&] { flows_out.write(fm); },
+                [&] {
+                  out.write_reports(
+                      [&](std::ostream& f) {
+                        model::write_fct_txt(f, compare::measured_fct(fm, *calibration));
+                      },
+                      json);
+                }});
     ok = rep.ok;
   }
   // Every rank exits with the verdict, so launchers (mpirun, srun) report a failed replay.

@@ -7,6 +7,7 @@
 
 #include "apps/dlc_compare/commands.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "model/bench_calibration.hpp"
 
@@ -19,6 +20,7 @@ struct CalibrateOptions {
 };
 
 int run_calibrate(const CalibrateOptions& o) {
+  OutputFile out("--out", o.out);
   std::vector<nlohmann::json> docs;
   docs.reserve(o.reports.size());
   std::vector<model::BenchReport> reports;
@@ -33,7 +35,7 @@ int run_calibrate(const CalibrateOptions& o) {
   }
   for (size_t i = 0; i < docs.size(); ++i) reports.push_back({o.reports[i], &docs[i]});
   const model::Calibration c = model::calibration_from_bench(reports);
-  write_json_file(o.out, model::to_json(c));
+  write_json_file(out, model::to_json(c));
   std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate "
             << c.link_rate_Bps * 8e-9 << " Gbit/s (payload), " << c.overhead_by_size.size()
             << " size overheads; " << o.out << '\n';

@@ -9,6 +9,7 @@
 #include "apps/dlc_compare/commands.hpp"
 #include "compare/compare_report.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "model/calibration.hpp"
 
@@ -22,23 +23,24 @@ struct CompareOptions {
 };
 
 int run_compare(const CompareOptions& o, Argv args) {
+  const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
+  const std::unique_ptr<OutputFile> csv = open_output("--csv", o.csv);
   double ack_s = o.ack_us * 1e-6;
   if (!o.calibration.empty()) ack_s = model::read_calibration(o.calibration).base_latency_s;
   const FlowMap map = read_flow_map(o.measured);
   const std::vector<model::FctRecord> fct = model::read_fct_txt(o.predicted);
   const Comparison c = compare(map, o.measured, fct, o.predicted, ack_s * 1e9, o.free_starts);
   print_comparison(std::cout, c);
-  if (!o.csv.empty()) {
-    std::ofstream out(o.csv);
-    write_comparison_csv(out, c);
-    out.flush();
-    if (!out) throw Error("--csv: cannot write " + o.csv);
-  }
-  if (!o.json.empty()) {
+  auto write_csv = [&] {
+    if (csv) write_stream(*csv, [&](std::ostream& out) { write_comparison_csv(out, c); });
+  };
+  auto write_json = [&] {
+    if (!json) return;
     nlohmann::json doc = comparison_json(c);
     doc["context"] = make_run_context("dlc-compare", args.argc, args.argv);
-    write_json_file(o.json, doc);
-  }
+    write_json_file(*json, doc);
+  };
+  write_each({write_csv, write_json});
   if (c.messages.count == 0) {
     std::cerr << "dlc-compare: error: no flow of " << o.measured << " could be compared\n";
     return kExitFailure;

@@ -28,6 +28,7 @@ struct SpeedOptions {
 };
 
 int run_speed(const SpeedOptions& o, Argv args) {
+  const std::unique_ptr<OutputFile> json = open_output("--json", o.json);  // before the work
   const std::vector<model::Message> messages = model::workload_mix(o.mix);
   model::Calibration c;
   c.link_rate_Bps = o.mix.link_rate_Bps;
@@ -57,7 +58,7 @@ int run_speed(const SpeedOptions& o, Argv args) {
               << static_cast<double>(p.solved_pairs) / static_cast<double>(p.solves)
               << " pairs on average, " << p.end_s - p.begin_s << " s modelled\n";
   }
-  if (!o.json.empty()) {
+  if (json) {
     nlohmann::json doc;
     doc["context"] = make_run_context("dlc-compare model-speed", args.argc, args.argv);
     doc["workload"] = {{"messages", messages.size()},
@@ -73,7 +74,7 @@ int run_speed(const SpeedOptions& o, Argv args) {
     doc["modelled_s"] = p.end_s - p.begin_s;
     doc["runs"] = runs;
     doc["best_messages_per_cpu_s"] = best;
-    write_json_file(o.json, doc);
+    write_json_file(*json, doc);
   }
   return kExitOk;
 }

@@ -2,13 +2,13 @@
 // prediction of an HPCC flow list, written as HPCC's fct.txt; optionally the matching
 // topology.txt, the bottleneck port's queue (CSV) and a JSON summary.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "apps/dlc_compare/commands.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "model/hpcc_fct.hpp"
 #include "model/hpcc_flow.hpp"
@@ -25,12 +25,6 @@ struct PredictOptions {
   double port_rate_Bps = 0, port_buffer_bytes = 0;
   std::string sharing = "flow";
 };
-
-std::ofstream open_out(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw Error(path + ": cannot write");
-  return out;
-}
 
 model::Network network_for(const PredictOptions& o, const std::vector<model::HpccFlow>& flows,
                            const model::Calibration& c) {
@@ -51,29 +45,36 @@ model::Network network_for(const PredictOptions& o, const std::vector<model::Hpc
 }
 
 int run_predict(const PredictOptions& o, Argv args) {
+  if (!o.queue.empty() && o.port_host < 0) {
+    throw Error("--queue: needs a bottleneck port (--port-host)");
+  }
+  // Every file opened before the model runs (core/output_file.hpp).
+  OutputFile fct("--out", o.out);
+  const std::unique_ptr<OutputFile> topology = open_output("--topology", o.topology);
+  const std::unique_ptr<OutputFile> queue = open_output("--queue", o.queue);
+  const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const model::Calibration c = model::read_calibration(o.calibration);
   const std::vector<model::HpccFlow> flows = model::read_flow_txt(o.flows);
   const model::Network net = network_for(o, flows, c);
   const std::vector<model::Message> messages = model::messages_from_flows(flows);
   const model::Prediction p = model::predict(net, c, messages);
-  {
-    std::ofstream out = open_out(o.out);
+  write_stream(fct, [&](std::ostream& out) {
     model::write_fct_txt(out, model::fct_from_prediction(flows, p, c));
+  });
+  if (topology) {
+    write_stream(*topology,
+                 [&](std::ostream& out) { model::write_topology_txt(out, net.hosts(), c); });
   }
-  if (!o.topology.empty()) {
-    std::ofstream out = open_out(o.topology);
-    model::write_topology_txt(out, net.hosts(), c);
-  }
-  if (!o.queue.empty()) {
-    if (!net.port) throw Error("--queue: needs a bottleneck port (--port-host)");
-    std::ofstream out = open_out(o.queue);
-    out << "time_s,bytes\n";
-    for (const model::QueuePoint& q : p.queue) out << q.t_s << ',' << q.bytes << '\n';
+  if (queue) {
+    write_stream(*queue, [&](std::ostream& out) {
+      out << "time_s,bytes\n";
+      for (const model::QueuePoint& q : p.queue) out << q.t_s << ',' << q.bytes << '\n';
+    });
   }
   std::cout << "dlc-compare predict: " << flows.size() << " flows on " << net.hosts()
             << " hosts, from " << p.begin_s << " s to " << p.end_s << " s; " << p.events
             << " events; fct.txt in " << o.out << '\n';
-  if (!o.json.empty()) {
+  if (json) {
     nlohmann::json doc;
     doc["context"] = make_run_context("dlc-compare predict", args.argc, args.argv);
     doc["calibration"] = model::to_json(c);
@@ -94,7 +95,7 @@ int run_predict(const PredictOptions& o, Argv args) {
     doc["links"] = links;
     if (net.port) doc["queue_max_bytes"] = p.queue_max_bytes;
     doc["files"] = {{"fct", o.out}};
-    write_json_file(o.json, doc);
+    write_json_file(*json, doc);
   }
   return kExitOk;
 }

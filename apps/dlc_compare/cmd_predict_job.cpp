@@ -13,6 +13,7 @@
 #include "apps/dlc_compare/commands.hpp"
 #include "compare/flow_map.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "flows/fct.hpp"
 #include "model/hpcc_fct.hpp"
 #include "model/predict.hpp"
@@ -35,6 +36,7 @@ uint64_t to_ns(double s) {
 }
 
 int run_predict_job(const PredictJobOptions& o) {
+  OutputFile fct("--out", o.out);
   const model::Calibration c = model::read_calibration(o.calibration);
   const FlowMap like = read_flow_map(o.like);
   const trace::Job job = trace::read_job(o.inputs);
@@ -76,13 +78,11 @@ int run_predict_job(const PredictJobOptions& o) {
     r.standalone_ns = to_ns(model::standalone_fct_s(m.bytes, c));
     out.push_back(r);
   }
-  std::stable_sort(out.begin(), out.end(), [](const model::FctRecord& a, const model::FctRecord& b) {
-    return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
-  });
-  std::ofstream f(o.out);
-  model::write_fct_txt(f, out);
-  f.flush();
-  if (!f) throw Error("--out: cannot write " + o.out);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const model::FctRecord& a, const model::FctRecord& b) {
+                     return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
+                   });
+  write_stream(fct, [&](std::ostream& f) { model::write_fct_txt(f, out); });
   std::cout << "dlc-compare predict-job: " << jm.messages.size() << " messages on "
             << map.world_size() << " ranks (" << o.mode << "), from 0 to "
             << (p.end_s - origin) * 1e3 << " ms; " << out.size() << " named after " << o.like;

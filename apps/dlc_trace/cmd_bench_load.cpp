@@ -27,6 +27,7 @@ uint64_t peak_rss_bytes() {
 }
 
 int run_bench(const BenchOptions& o, Argv args) {
+  const std::unique_ptr<OutputFile> json = open_output("--json", o.json);  // before the work
   Diagnostics scratch;
   uint64_t input_bytes = 0;
   for (const JobFile& f : discover_job_files(o.inputs, scratch)) {
@@ -78,7 +79,7 @@ int run_bench(const BenchOptions& o, Argv args) {
   doc["records_per_cpu_second"] = cpu > 0 ? static_cast<double>(records) / cpu : 0.0;
   doc["diagnostics"] = diagnostics_to_json(res.diagnostics);
   std::cout << doc.dump(2) << '\n';
-  if (!o.json.empty()) write_json_file(o.json, doc);
+  if (json) write_json_file(*json, doc);
   return res.ok() ? kExitOk : kExitRejected;
 }
 

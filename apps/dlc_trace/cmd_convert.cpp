@@ -1,6 +1,5 @@
 // dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md), and
 // out to GOAL text for ATLAHS's simulators (replay/goal_writer.hpp).
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -8,6 +7,7 @@
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #if DLCNET_WITH_GOAL
 #include "replay/goal_writer.hpp"
 #endif
@@ -34,11 +34,9 @@ void write_goal_file(const Job& job, const ConvertOptions& o) {
   popts.iterations = o.iterations;
   popts.time_scale = o.time_scale;
   const replay::Copies copies = replay::Copies::make(job, popts.iterations);
-  std::ofstream f(o.out);
-  if (!f) throw Error("convert: cannot write " + o.out);
-  const replay::GoalCounts n = replay::write_goal(f, job, map, popts, copies);
-  f.flush();
-  if (!f) throw Error("convert: writing " + o.out + " failed");
+  OutputFile out("-o", o.out);
+  replay::GoalCounts n;
+  write_stream(out, [&](std::ostream& f) { n = replay::write_goal(f, job, map, popts, copies); });
   std::cout << "wrote " << o.out << " (goal): " << map.world_size() << " ranks, " << n.sends
             << " sends, " << n.recvs << " recvs, " << n.calcs << " calcs, " << n.requires_
             << " dependencies\n";

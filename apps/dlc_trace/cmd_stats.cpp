@@ -23,6 +23,8 @@ struct StatsOptions {
 };
 
 int run_stats(const StatsOptions& o, Argv args) {
+  // Opened before the work (core/output_file.hpp); '-' is standard output.
+  const std::unique_ptr<OutputFile> json = open_output("--json", o.json == "-" ? "" : o.json);
   const auto loaded = load_or_report(o.inputs, o.force);
   if (!loaded) return kExitRejected;
   const JobStats stats = compute_stats(loaded->job);
@@ -36,7 +38,7 @@ int run_stats(const StatsOptions& o, Argv args) {
     if (o.json == "-") {
       std::cout << doc.dump(2) << '\n';
     } else {
-      write_json_file(o.json, doc);
+      write_json_file(*json, doc);
     }
   }
   return loaded->ok() ? kExitOk : kExitRejected;

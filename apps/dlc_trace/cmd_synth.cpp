@@ -103,7 +103,8 @@ int run_synth(SynthOptions& o, Argv args) {
   nlohmann::json doc;
   doc["context"] = make_run_context("dlc-trace synth", args.argc, args.argv);
   doc["config"] = describe(c, records);
-  write_json_file((std::filesystem::path(o.out) / "synth.json").string(), doc);
+  OutputFile config("-o", (std::filesystem::path(o.out) / "synth.json").string());
+  write_json_file(config, doc);
   std::cout << "wrote " << o.out << ": " << c.workers << " workers, " << c.servers << " servers, "
             << c.model.params.size() << " keys (" << c.model.name << "), " << c.iterations
             << " iterations, " << records << " records, " << job.messages.size() << " messages\n";

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,6 +15,7 @@
 #include "core/run_context.hpp"
 #include "core/units.hpp"
 #include "flows/flow_report.hpp"
+#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "model/calibration.hpp"
 #include "patterns/fanin/fanin_queue.hpp"
@@ -55,6 +55,8 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   const FaninSpec& spec = o.spec;
   const int me = o.env.rank, world = o.env.world_size;
   const int workers = worker_count(world, spec);
+  RankOutputs out({o.json_path, o.records_path, o.fct_path}, me, world);
+  compare::FlowExport flows_out(me == kServer ? o.export_flows : std::string());
   TransportOptions topts = o.transport;
   const uint32_t k = static_cast<uint32_t>(spec.burst.size());
   topts.recv_depth = std::max({topts.recv_depth, k + 8, kBgRecvs + 8, o.clock_samples + 16});
@@ -144,8 +146,10 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   const std::vector<ClockModel> clocks = jl.clock_models();
   const ReleaseReport release = jl.release_report();
 
-  if (!o.records_path.empty()) {
-    RecordWriter w(rank_path(o.records_path, me, world));
+  // Every rank's records after the results are safe at rank 0 (and, there, on the console).
+  auto write_records = [&] {
+    if (!out.records()) return;
+    RecordWriter& w = *out.records();
     if (me == kServer) {
       write_server_records(w, spec, workers, server);
     } else if (is_worker(me, world, spec)) {
@@ -154,9 +158,12 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
       write_background_records(w, spec, me, mine_b);
     }
     w.flush();
-  }
+  };
   const std::vector<Bytes> gathered = jl.gather(blob);
-  if (me != kServer) return jl.verdict(true);
+  if (me != kServer) {
+    write_records();
+    return jl.verdict(true);
+  }
 
   std::vector<std::vector<WorkerRound>> wt;
   std::vector<BackgroundTimes> bt;
@@ -183,16 +190,12 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
   }
-  if (!o.export_flows.empty() || !o.fct_path.empty()) {
-    // Groups are the rounds (solo, warm-up and measured alike); background messages have none.
-    std::vector<int32_t> groups;
-    groups.reserve(a.flows.size());
-    for (const Flow& f : a.flows) groups.push_back(f.key >= 0 ? f.opnum : -1);
-    const compare::FlowMap map = compare::flow_map_of(a.flows, groups, "dlc-bench fanin", "round");
-    if (!o.export_flows.empty()) compare::export_flows(o.export_flows, map);
-    if (!o.fct_path.empty()) compare::write_measured_fct(o.fct_path, map, *calibration, "--fct");
-  }
-  if (!o.json_path.empty()) {
+  // Groups are the rounds (solo, warm-up and measured alike); background messages have none.
+  std::vector<int32_t> groups;
+  groups.reserve(a.flows.size());
+  for (const Flow& f : a.flows) groups.push_back(f.key >= 0 ? f.opnum : -1);
+  const compare::FlowMap fmap = compare::flow_map_of(a.flows, groups, "dlc-bench fanin", "round");
+  auto json = [&] {
     nlohmann::json doc = fanin_json(spec, a);
     nlohmann::json ctx = make_run_context("dlc-bench fanin", argc, argv);
     add_transport_versions(ctx);
@@ -206,20 +209,21 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
     if (sampler) doc["qdisc"] = queue_json(queue);
-    nlohmann::json files = nlohmann::json::array();
-    for (int r = 0; r < world && !o.records_path.empty(); ++r) {
-      files.push_back(rank_path(o.records_path, r, world));
+    doc["files"] = out.files_json();
+    if (!o.export_flows.empty()) {
+      doc["files"]["flows"] = o.export_flows;
+      doc["files"]["flow_map"] = compare::flow_map_path(o.export_flows);
     }
-    doc["files"] = {
-        {"records", files},
-        {"fct", o.fct_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.fct_path)},
-        {"flows",
-         o.export_flows.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.export_flows)},
-        {"flow_map", o.export_flows.empty()
-                         ? nlohmann::json(nullptr)
-                         : nlohmann::json(compare::flow_map_path(o.export_flows))}};
-    write_json_file(o.json_path, doc);
-  }
+    return doc;
+  };
+  write_each({write_records, [&] { flows_out.write(fmap); },
+              [&] {
+                out.write_reports(
+                    [&](std::ostream& f) {
+                      model::write_fct_txt(f, compare::measured_fct(fmap, *calibration));
+                    },
+                    json);
+              }});
   return jl.verdict(true);
 }
 

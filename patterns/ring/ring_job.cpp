@@ -11,6 +11,7 @@
 #include "core/run_context.hpp"
 #include "core/units.hpp"
 #include "flows/flow_report.hpp"
+#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "patterns/ring/ring_analysis.hpp"
 #include "patterns/ring/ring_engine.hpp"
@@ -73,6 +74,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const int me = o.env.rank, world = o.env.world_size;
   const CollectiveDef& def = collective(spec.collective);
   const RegionMap map = region_map(spec, world);
+  RankOutputs out({o.json_path, o.records_path, {}}, me, world);
+  compare::FlowExport flows_out(me == 0 ? o.export_flows : std::string());
 
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max<uint32_t>(
@@ -158,14 +161,18 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const std::vector<ClockModel> clocks = jl.clock_models();
   const ReleaseReport release = jl.release_report();
 
-  if (!o.records_path.empty()) {
+  // Every rank's records after rank 0 printed the results.
+  auto records = [&] {
+    if (!out.records()) return;
     std::vector<Plan> plans;
     for (const SizeSetup& s : setups) plans.push_back(s.plan);
-    RecordWriter w(rank_path(o.records_path, me, world));
-    write_records(w, spec, me, plans, mine);
-    w.flush();
+    write_records(*out.records(), spec, me, plans, mine);
+    out.records()->flush();
+  };
+  if (me != 0) {
+    records();
+    return jl.verdict(true);
   }
-  if (me != 0) return jl.verdict(true);
 
   std::vector<SizeResult> results;
   for (size_t k = 0; k < all.size(); ++k) {
@@ -179,7 +186,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
   }
-  if (!o.export_flows.empty()) {
+  auto export_flows = [&] {
+    if (!flows_out.wanted()) return;
     // Groups are the measured iterations, numbered on across the sizes.
     std::vector<Flow> flows;
     std::vector<int32_t> groups;
@@ -193,11 +201,11 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
       }
       base += runs;
     }
-    compare::export_flows(o.export_flows,
-                          compare::flow_map_of(flows, groups, "dlc-bench ring", "iteration"));
-  }
+    flows_out.write(compare::flow_map_of(flows, groups, "dlc-bench ring", "iteration"));
+  };
   nlohmann::json doc = ring_json(spec, world, results);
-  if (!o.json_path.empty()) {
+  auto json = [&] {
+    if (!out.json()) return;
     nlohmann::json ctx = make_run_context("dlc-bench ring", argc, argv);
     add_transport_versions(ctx);
     ctx["transport"] = t.describe();
@@ -212,13 +220,14 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["clock"] = clocks_json(jl.clock_reports());
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
-    nlohmann::json files = nlohmann::json::array();
-    for (int r = 0; r < world && !o.records_path.empty(); ++r) {
-      files.push_back(rank_path(o.records_path, r, world));
+    doc["files"] = out.files_json();
+    if (flows_out.wanted()) {
+      doc["files"]["flows"] = o.export_flows;
+      doc["files"]["flow_map"] = compare::flow_map_path(o.export_flows);
     }
-    doc["files"] = {{"records", files}};
-    write_json_file(o.json_path, doc);
-  }
+    write_json_file(*out.json(), doc);
+  };
+  write_each({records, export_flows, json});
   return jl.verdict(doc["wrong_total"].get<uint64_t>() == 0);
 }
 

@@ -64,7 +64,7 @@ TEST(CompareFlowMap, FlowTxtMatchesTheMap) {
   const std::string dir = ::testing::TempDir();
   const std::string path = dir + "/flow_map_test.txt";
   const FlowMap m = flow_map_of(three_flows(), {}, "t", "");
-  export_flows(path, m);
+  FlowExport(path).write(m);
   const std::vector<model::HpccFlow> f = model::read_flow_txt(path);
   const FlowMap r = read_flow_map(flow_map_path(path));
   ASSERT_EQ(f.size(), r.flows.size());

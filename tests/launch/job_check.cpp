@@ -199,7 +199,10 @@ int run_rank(const Args& a, const RankEnv& env) {
                             {"phases_s", job.phases_json()},
                             {"ok", ok}};
       std::cout << out.dump() << std::endl;
-      if (!a.json_path.empty()) write_json_file(a.json_path, out);
+      if (!a.json_path.empty()) {
+        OutputFile file("--json", a.json_path);
+        write_json_file(file, out);
+      }
     }
     return job.verdict(ok);
   } catch (const std::exception& e) {
