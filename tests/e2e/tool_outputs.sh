@@ -4,11 +4,13 @@
 source "$(dirname "$0")/lib.sh"
 here="$(cd "$(dirname "$0")" && pwd)"
 job="$here/../../examples/lenet5-2w1s"
-R=("$BIN/dlc-replay" "$job" --spawn --transport ucx --timeout 60)
+# --fct needs a calibration (HPCC's latency and rate; made up here).
+echo '{"link_rate_Bps": 1e9, "base_latency_s": 5e-6}' >"$work/c.json"
+R=("$BIN/dlc-replay" "$job" --spawn --transport ucx --timeout 60 --calibration "$work/c.json")
 no="$work/no/such"
 
 # dlc-replay: each option checked on the rank that writes it, before anything is replayed.
-for opt in --json --fct --records; do
+for opt in --json --fct --records --export-flows; do
   # --records: one file per rank, x.rank<R>.
   check_fails "dlc-replay: unwritable $opt" "$opt $no/x(\.rank0)?: cannot" "${R[@]}" "$opt" "$no/x"
   grep -q "^# OK" "$work/out" && bad "dlc-replay: unwritable $opt: the job ran" ||
