@@ -5,14 +5,18 @@
 #include <future>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
+#include "launch/cpu_binding.hpp"
 #include "launch/job.hpp"
 #include "launch/transport_select.hpp"
+#include "patterns/bench_header.hpp"
 #include "patterns/bench_report.hpp"
+#include "verbs/port_counters.hpp"
 
 namespace dlcnet::bench {
 namespace {
@@ -56,12 +60,30 @@ std::string device_name(const nlohmann::json& d) {
   return lanes.empty() ? d.value("transport", std::string("the transport")) : lanes;
 }
 
+// -W reads the counters of the verbs device's port; UCX picks its devices per lane.
+std::optional<verbs::CounterSnapshot> read_counters(const Options& o, const TransportChoice& c) {
+  if (!o.counters) return std::nullopt;
+  if (c.chosen != "verbs") {
+    throw Error("-W: reads the counters of the verbs device's port, but this run uses UCX (" +
+                c.reason + "), which picks its devices per lane: run with --transport verbs");
+  }
+  const nlohmann::json d = c.transport->describe();
+  return verbs::read_port_counters(d.value("device", std::string()), d.value("ib_port", 0));
+}
+
 // One end of the test. The client prints and writes the reports.
 void run_role(const Options& o, int role, uint16_t port, int argc, const char* const* argv,
               bool quiet, const std::function<void(uint16_t)>& on_listening = {}) {
   TransportChoice choice = open_transport(o.transport_kind, o.transport);
+  const bool initiator = role == kClient;
+  (void)read_counters(o, choice);  // refuses -W under UCX before the peer waits for us
+  // Two ranks of one process (--loopback) take two cores; one rank per host takes the first.
+  const CpuBinding cpu = bind_this_thread(parse_cpu_request(o.cpu), choice.device(),
+                                          o.loopback ? static_cast<unsigned>(role) : 0);
   if (!quiet) {
     std::cerr << "dlc-bench: transport " << choice.chosen << " (" << choice.reason << ")\n";
+    std::cerr << "dlc-bench: cpu " << (initiator ? "(client)" : "(server)") << ": " << cpu.summary()
+              << '\n';
   }
   // A job of two ranks on the job layer: the server is rank 0 and coordinates.
   JobConfig jc;
@@ -85,7 +107,6 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   Transport& t = *choice.transport;
   check_sizes(spec, t, device_name(t.describe()));
 
-  const bool initiator = role == kClient;
   PeerSession session(t, boot, role == kServer ? kClient : kServer, initiator, spec);
   const int peers[] = {session.peer()};
   job.connect(t, peers);
@@ -94,21 +115,36 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   if (initiator && !o.records_path.empty())
     records = std::make_unique<RecordWriter>(o.records_path);
   std::unique_ptr<Pattern> pattern = make_pattern(spec.kind, spec.op);
-  BenchTablePrinter table(std::cout, spec.kind);
+  BenchTablePrinter table(std::cout, spec.kind,
+                          o.report_gbits ? BwUnit::gb_per_s : BwUnit::mb_per_s);
   if (initiator) {
     const nlohmann::json d = t.describe();
     std::cout << "# dlc-bench " << to_string(spec.kind) << " --op " << to_string(spec.op)
               << "  transport: " << choice.chosen << "  device: " << device_name(d) << '\n';
+    if (choice.chosen == "verbs") std::cout << verbs_header(d);
     table.header();
   }
-  BenchResult result =
-      run_bench(session, *pattern, records.get(), [&](const SizeResult& r) { table.row(r); });
+  const auto counters_before = initiator ? read_counters(o, choice) : std::nullopt;
+  BenchResult result = run_bench(
+      session, *pattern, records.get(),
+      [&](const SizeResult& r) {
+        table.row(r);
+        if (o.dump_samples) table.samples(r);
+      },
+      o.dump_samples);
+  nlohmann::json counters;
+  if (counters_before) {
+    counters = verbs::counter_deltas_json(*counters_before, *read_counters(o, choice));
+    std::cout << verbs::counter_deltas_text(counters) << std::flush;
+  }
   if (initiator && !o.json_path.empty()) {
-    nlohmann::json doc = bench_json(result);
+    nlohmann::json doc = bench_json(result, table.unit());
+    if (counters_before) doc["counters"] = counters;
     nlohmann::json ctx = make_run_context("dlc-bench", argc, argv);
     add_transport_versions(ctx);
     ctx["transport"] = t.describe();
     ctx["transport_selection"] = choice.to_json();
+    ctx["cpu"] = cpu.to_json();
     ctx["role"] = "client";
     ctx["peer"] = o.loopback ? std::string("loopback") : o.server;
     if (records) ctx["records_file"] = records->path();

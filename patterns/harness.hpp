@@ -16,6 +16,9 @@ struct SizeResult {
   uint64_t iterations = 0;
   LatencySummary latency;      // seconds; lat tests
   BandwidthSummary bandwidth;  // bytes/s; bw tests
+  // lat tests: every measured message's latency (seconds), in order; kept in BenchResult only
+  // when run_bench() is asked to (-H), always seen by its on_size callback.
+  std::vector<double> latency_samples_s;
 };
 
 struct BenchResult {
@@ -25,8 +28,9 @@ struct BenchResult {
 
 // `records` (initiator only, may be null) gets one line per measured message, written after
 // each size's measured loop so the loop itself pays nothing. `on_size` is called after each
-// size so reports can stream.
+// size so reports can stream. `keep_samples`: the result keeps every latency sample.
 BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
-                      const std::function<void(const SizeResult&)>& on_size = {});
+                      const std::function<void(const SizeResult&)>& on_size = {},
+                      bool keep_samples = false);
 
 }  // namespace dlcnet

@@ -14,6 +14,7 @@
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
 #include "flows/fct.hpp"
+#include "launch/cpu_binding.hpp"
 #include "launch/job.hpp"
 #include "launch/transport_select.hpp"
 #include "replay/replay_console.hpp"
@@ -58,6 +59,12 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
+  // Before the buffers are allocated: auto also places this thread's new memory.
+  const CpuBinding cpu = bind_this_thread(parse_cpu_request(o.cpu), choice.device(),
+                                          static_cast<unsigned>(o.env.rank));
+  if (!o.quiet) {
+    std::cerr << "dlc-replay: rank " << o.env.rank << ": cpu " << cpu.summary() << '\n';
+  }
 
   // Every rank must replay the same job with the same options, or channels would mismatch;
   // the part size is the smallest every rank's transport can carry.
@@ -144,6 +151,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
       add_transport_versions(ctx);
       ctx["transport"] = t.describe();
       ctx["transport_selection"] = choice.to_json();
+      ctx["cpu"] = cpu.to_json();  // rank 0's
       ctx["coordinator"] = o.env.coordinator_host + ":" + std::to_string(jl.port());
       ctx["idle"] = to_string(idle);
       ctx["send_depth"] = topts.send_depth;
