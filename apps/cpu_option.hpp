@@ -9,10 +9,11 @@
 
 namespace dlcnet::cli {
 
-inline CLI::Option* add_cpu_option(CLI::App& app, std::string& spec) {
+// `short_c`: -c is --cpu's short name where the command has no other use for it.
+inline CLI::Option* add_cpu_option(CLI::App& app, std::string& spec, bool short_c = true) {
   auto check = [](std::string& text) { return cpu_request_problem(text); };
   return app
-      .add_option("-c,--cpu", spec,
+      .add_option(short_c ? "-c,--cpu" : "--cpu", spec,
                   "auto: a core on the NUMA node of the RDMA device (hwloc); none; or a CPU "
                   "list such as 0-3,8 (each rank one CPU of it)")
       ->check(CLI::Validator(check, "{auto,none}|LIST"))

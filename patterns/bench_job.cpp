@@ -11,8 +11,8 @@
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
-#include "launch/cpu_binding.hpp"
 #include "launch/job.hpp"
+#include "launch/rank_cpu.hpp"
 #include "launch/transport_select.hpp"
 #include "patterns/bench_header.hpp"
 #include "patterns/bench_report.hpp"
@@ -77,14 +77,13 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   TransportChoice choice = open_transport(o.transport_kind, o.transport);
   const bool initiator = role == kClient;
   (void)read_counters(o, choice);  // refuses -W under UCX before the peer waits for us
-  // Two ranks of one process (--loopback) take two cores; one rank per host takes the first.
-  const CpuBinding cpu = bind_this_thread(parse_cpu_request(o.cpu), choice.device(),
-                                          o.loopback ? static_cast<unsigned>(role) : 0);
   if (!quiet) {
     std::cerr << "dlc-bench: transport " << choice.chosen << " (" << choice.reason << ")\n";
-    std::cerr << "dlc-bench: cpu " << (initiator ? "(client)" : "(server)") << ": " << cpu.summary()
-              << '\n';
   }
+  // Two ranks of one process (--loopback) take two cores; one rank per host takes the first.
+  const CpuBinding cpu =
+      bind_rank_thread(o.cpu, choice, o.loopback ? static_cast<unsigned>(role) : 0,
+                       initiator ? "dlc-bench (client)" : "dlc-bench (server)", quiet);
   // A job of two ranks on the job layer: the server is rank 0 and coordinates.
   JobConfig jc;
   jc.rank = role;

@@ -14,8 +14,8 @@
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
 #include "flows/fct.hpp"
-#include "launch/cpu_binding.hpp"
 #include "launch/job.hpp"
+#include "launch/rank_cpu.hpp"
 #include "launch/transport_select.hpp"
 #include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
@@ -60,11 +60,9 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
   // Before the buffers are allocated: auto also places this thread's new memory.
-  const CpuBinding cpu = bind_this_thread(parse_cpu_request(o.cpu), choice.device(),
-                                          static_cast<unsigned>(o.env.rank));
-  if (!o.quiet) {
-    std::cerr << "dlc-replay: rank " << o.env.rank << ": cpu " << cpu.summary() << '\n';
-  }
+  const CpuBinding cpu =
+      bind_rank_thread(o.cpu, choice, static_cast<unsigned>(o.env.rank),
+                       "dlc-replay: rank " + std::to_string(o.env.rank), o.quiet);
 
   // Every rank must replay the same job with the same options, or channels would mismatch;
   // the part size is the smallest every rank's transport can carry.

@@ -34,6 +34,21 @@ void check_qp_options(const TransportOptions& opts, const std::string& device, u
   }
 }
 
+void check_qp_took(const TransportOptions& opts, const std::string& device, const QpSettings& qp) {
+  auto refuse = [&](const std::string& flag, int asked, int got, const std::string& why) {
+    throw Error(flag + " " + std::to_string(asked) + ": " + device +
+                " accepted it but its QP reports " + std::to_string(got) + why);
+  };
+  if (opts.traffic_class >= 0 && qp.traffic_class != opts.traffic_class) {
+    refuse("-T", opts.traffic_class, qp.traffic_class, ": the driver does not keep it");
+  }
+  if (opts.service_level >= 0 && qp.sl != opts.service_level) {
+    refuse("-S", opts.service_level, qp.sl,
+           ": the driver does not keep a service level (Soft-RoCE has none); on RoCE the "
+           "priority follows the traffic class's DSCP: use -T");
+  }
+}
+
 ibv_mtu offered_mtu(const TransportOptions& opts, const ibv_port_attr& attr) {
   if (opts.path_mtu == 0) return attr.active_mtu;
   return mtu_from_bytes(opts.path_mtu).value_or(attr.active_mtu);

@@ -174,7 +174,10 @@ void VerbsTransport::connect(Bootstrap& boot, std::span<const int> peers) {
     p.recv_wr.sg_list = &p.recv_sge;
     p.recv_wr.num_sge = 1;
   }
-  if (!peers_.empty()) qp_settings_ = query_qp_settings(peers_.front().raw_qp);
+  if (!peers_.empty()) {
+    qp_settings_ = query_qp_settings(peers_.front().raw_qp);
+    check_qp_took(opts_, dev_, qp_settings_);
+  }
   // Every QP must be ready to receive before anyone sends: a packet that reaches a QP still
   // in INIT is dropped and only recovered by the 67 ms retransmission timer.
   boot.barrier();

@@ -11,14 +11,13 @@ if [ "$mode" = verbs ]; then
   T=(--transport verbs)
   j="$work/qp.json"
   # -m below the port's active MTU (rxe: 1024), so the QP shows that it took it.
-  check "-m -I -T -S -W" "$B" lat -s 64 -n 50 --loopback -m 512 -I 64 -T 32 -S 3 -W \
+  check "-m -I -T -W" "$B" lat -s 64 -n 50 --loopback -m 512 -I 64 -T 32 -W \
     --json "$j" --timeout 120 "${T[@]}"
   cp "$work/out" "$work/qp.out"
   json_assert "$j" \
     "d['context']['transport']['qp']['path_mtu'] == 512" \
-    "d['context']['transport']['requested'] == {'path_mtu': 512, 'traffic_class': 32, 'sl': 3}" \
+    "d['context']['transport']['requested'] == {'path_mtu': 512, 'traffic_class': 32, 'sl': None}" \
     "d['context']['transport']['qp']['traffic_class'] == 32" \
-    "d['context']['transport']['qp']['sl'] == 3" \
     "d['context']['transport']['inline_requested'] == 64 and d['context']['transport']['inline_size'] <= 64" \
     "d['counters']['device'] == d['context']['transport']['device']" \
     "len(d['counters']['counters']) + len(d['counters']['hw_counters']) > 0" \
@@ -30,6 +29,15 @@ if [ "$mode" = verbs ]; then
   grep -Eq "Traffic class +: 32" "$work/qp.out" && ok "header: traffic class" || bad "header: tclass"
   grep -Eq "local address : QPN 0x[0-9a-f]+" "$work/qp.out" && ok "header: QPN" || bad "header: QPN"
   grep -q "# counters of " "$work/qp.out" && ok "-W on the console" || bad "-W console"
+  # -S: the QP runs with it, or (rxe keeps no SL) the run says so and stops.
+  j="$work/sl.json"
+  if timeout 300 "$B" lat -s 64 -n 20 --loopback -S 3 --json "$j" --timeout 120 "${T[@]}" \
+    >"$work/out" 2>"$work/err"; then
+    json_assert "$j" "d['context']['transport']['qp']['sl'] == 3"
+  else
+    grep -Eq -- "-S 3: .* accepted it but its QP reports 0: the driver does not keep a service" \
+      "$work/err" && ok "-S refused where the driver drops it" || bad "-S: $(tail -3 "$work/err")"
+  fi
   check_fails "-m over the active MTU" "-m 4096: .* active MTU of" "$B" lat -m 4096 --loopback "${T[@]}"
   check_fails "-m with -R" "-m with -R/--rdma-cm" "$B" lat -m 512 -R --loopback "${T[@]}"
   finish
@@ -118,7 +126,7 @@ j="$work/cpu-auto.json"
 check "--cpu auto under UCX" "$B" lat -s 64 -n 10 --json "$j" "${U[@]}"
 json_assert "$j" "d['context']['cpu']['requested'] == 'auto' and not d['context']['cpu']['bound']" \
   "'not bound' in d['context']['cpu']['reason']"
-grep -q "dlc-bench: cpu (client): no RDMA device to place by" "$work/err" &&
+grep -q "dlc-bench (client): cpu no RDMA device to place by" "$work/err" &&
   ok "--cpu auto: said on the console" || bad "--cpu auto console: $(cat "$work/err")"
 list=$(python3 -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0)))))')
 # The client is the loopback's second rank: the list's second CPU (its only one on one CPU).
@@ -129,8 +137,20 @@ json_assert "$j" "d['context']['cpu']['bound'] and d['context']['cpu']['cpus'] =
   "d['context']['cpu']['affinity'] == [$want]"
 check_fails "-c a CPU not ours" "CPU 4000 is not one this process may run on" \
   "$B" lat -c 4000 -n 10 "${U[@]}"
+# fanin and ring: rank 0 writes the JSON, its thread on the list's first CPU.
+first=${list%%,*}
+j="$work/fanin.json"
+check "fanin --cpu LIST" "$B" fanin --spawn --workers 1 --transport ucx --ucx-tls tcp,self \
+  --timeout 60 -s 4K --burst 2 -n 2 --warmup 1 --solo 1 --cpu "$list" --json "$j"
+json_assert "$j" "d['context']['cpu']['affinity'] == [$first]"
+j="$work/ring.json"
+check "ring --cpu LIST" "$B" ring --spawn --ranks 2 --transport ucx --ucx-tls tcp,self \
+  --timeout 60 -s 4K -n 2 -w 1 --cpu "$list" --json "$j"
+json_assert "$j" "d['context']['cpu']['affinity'] == [$first]"
+check_fails "ring --cpu x" "--cpu: 'x' is not auto, none or a CPU list" \
+  "$B" ring --spawn --ranks 2 --cpu x
 j="$work/replay.json"
 check "dlc-replay --cpu LIST" timeout 600 "$BIN/dlc-replay" "$job" --transport ucx --ucx-tls sm \
   --json "$j" --timeout 120 --spawn --cpu "$list"
-json_assert "$j" "d['context']['cpu']['affinity'] == [${list%%,*}]"
+json_assert "$j" "d['context']['cpu']['affinity'] == [$first]"
 finish
