@@ -16,9 +16,10 @@ std::string text(const nlohmann::json& j, const char* key, const char* suffix = 
 }
 
 std::string hex_qpn(const nlohmann::json& qp, const char* key) {
-  if (!qp.contains(key) || !qp[key].is_number_unsigned()) return "?";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%04x", qp[key].get<unsigned>());
+  if (!qp.contains(key) || !qp[key].is_number_integer() || qp[key].get<int64_t>() < 0) return "?";
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%04llx",
+                static_cast<unsigned long long>(qp[key].get<int64_t>()));
   return buf;
 }
 
