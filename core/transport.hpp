@@ -51,6 +51,12 @@ struct TransportOptions {
   uint32_t send_depth = 128;   // -t: outstanding send/write/read per peer
   uint32_t recv_depth = 512;   // posted receives per peer
   uint32_t inline_size = 220;  // sends up to this size go inline where supported
+  // The QP attributes perftest sets (verbs only: the UCX transport refuses them, see
+  // launch/transport_select.hpp). 0 / -1 / false: the device's choice.
+  bool inline_given = false;  // -I: inline_size was asked for (UCX picks its own)
+  uint32_t path_mtu = 0;      // -m: bytes, 256..4096, at most the port's active MTU
+  int traffic_class = -1;     // -T: the GRH traffic class (RoCE: DSCP << 2 | ECN), 0..255
+  int service_level = -1;     // -S: the service level (RoCE: maps to a priority), 0..15
   int connect_timeout_ms = 30000;
   // Ask for the means to block until traffic arrives (wait_event()); UCX: UCP_FEATURE_WAKEUP,
   // which may narrow the lanes UCX picks to those that can signal events.

@@ -14,6 +14,24 @@ nlohmann::json TransportChoice::to_json() const {
   return {{"requested", requested}, {"chosen", chosen}, {"reason", reason}};
 }
 
+std::string TransportChoice::device() const {
+  if (chosen != "verbs" || !transport) return "";
+  return transport->describe().value("device", std::string());
+}
+
+void refuse_verbs_only_options(const TransportOptions& opts, const std::string& why_ucx) {
+  const char* flag = opts.rdma_cm              ? "-R/--rdma-cm"
+                     : opts.inline_given       ? "-I/--inline-size"
+                     : opts.path_mtu != 0      ? "-m/--mtu"
+                     : opts.traffic_class >= 0 ? "-T/--tclass"
+                     : opts.service_level >= 0 ? "-S/--sl"
+                                               : nullptr;
+  if (!flag) return;
+  throw Error(std::string(flag) + " sets a verbs queue pair's attribute, but this run uses UCX (" +
+              why_ucx + "), which creates and connects its own endpoints and does not take " +
+              "it: drop the flag, or run with --transport verbs");
+}
+
 TransportChoice open_transport(const std::string& requested, const TransportOptions& opts) {
   TransportChoice c;
   c.requested = requested;
@@ -36,6 +54,7 @@ TransportChoice open_transport(const std::string& requested, const TransportOpti
   } else {
     throw Error("--transport: '" + requested + "' is not one of auto, verbs, ucx");
   }
+  if (c.chosen == "ucx") refuse_verbs_only_options(opts, c.reason);
   c.transport = c.chosen == "verbs" ? make_verbs_transport(opts) : make_ucx_transport(opts);
   return c;
 }

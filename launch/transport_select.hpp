@@ -17,10 +17,17 @@ struct TransportChoice {
   std::string chosen;     // "verbs" or "ucx"
   std::string reason;
   nlohmann::json to_json() const;
+  // The RDMA device verbs runs on (for --cpu auto); "" for UCX, which picks devices per lane.
+  std::string device() const;
 };
 
-// Throws Error for an unknown name or when the transport cannot be opened.
+// Throws Error for an unknown name, when the transport cannot be opened, or when UCX is chosen
+// and a verbs-only option is set (refuse_verbs_only_options()).
 TransportChoice open_transport(const std::string& requested, const TransportOptions& opts);
+
+// Throws Error naming the first verbs-only option set (rdma_cm, -I, -m, -T, -S) and why UCX
+// cannot honour it: UCX makes its own endpoints. `why_ucx`: how UCX came to be chosen.
+void refuse_verbs_only_options(const TransportOptions& opts, const std::string& why_ucx);
 
 // Adds the versions of the transport libraries linked into this tool to a report context
 // (core/run_context.hpp, which stays free of them): "ucx_version". libibverbs' version is

@@ -5,6 +5,7 @@
 #include <future>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "core/error.hpp"
@@ -13,8 +14,11 @@
 #include "core/run_context.hpp"
 #include "core/units.hpp"
 #include "launch/job.hpp"
+#include "launch/rank_cpu.hpp"
 #include "launch/transport_select.hpp"
+#include "patterns/bench_header.hpp"
 #include "patterns/bench_report.hpp"
+#include "verbs/port_counters.hpp"
 
 namespace dlcnet::bench {
 namespace {
@@ -72,15 +76,32 @@ Outputs open_outputs(const Options& o) {
   return out;
 }
 
+// -W reads the counters of the verbs device's port; UCX picks its devices per lane.
+std::optional<verbs::CounterSnapshot> read_counters(const Options& o, const TransportChoice& c) {
+  if (!o.counters) return std::nullopt;
+  if (c.chosen != "verbs") {
+    throw Error("-W: reads the counters of the verbs device's port, but this run uses UCX (" +
+                c.reason + "), which picks its devices per lane: run with --transport verbs");
+  }
+  const nlohmann::json d = c.transport->describe();
+  return verbs::read_port_counters(d.value("device", std::string()), d.value("ib_port", 0));
+}
+
 // One end of the test; `out` is the client's (null on the server). The client prints and
 // writes the reports: every size's row as it is measured, and the JSON of the sizes measured
 // even when a later one fails ("complete": false, "error": the job's first cause).
 void run_role(const Options& o, int role, uint16_t port, int argc, const char* const* argv,
               bool quiet, Outputs* out, const std::function<void(uint16_t)>& on_listening = {}) {
   TransportChoice choice = open_transport(o.transport_kind, o.transport);
+  const bool initiator = role == kClient;
+  (void)read_counters(o, choice);  // refuses -W under UCX before the peer waits for us
   if (!quiet) {
     std::cerr << "dlc-bench: transport " << choice.chosen << " (" << choice.reason << ")\n";
   }
+  // Two ranks of one process (--loopback) take two cores; one rank per host takes the first.
+  const CpuBinding cpu =
+      bind_rank_thread(o.cpu, choice, o.loopback ? static_cast<unsigned>(role) : 0,
+                       initiator ? "dlc-bench (client)" : "dlc-bench (server)", quiet);
   // A job of two ranks on the job layer: the server is rank 0 and coordinates.
   JobConfig jc;
   jc.rank = role;
@@ -101,12 +122,18 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   Transport& t = *choice.transport;
   BenchResult done;  // the client's sizes measured so far
   bool agreed = false;
+  const BwUnit unit = o.report_gbits ? BwUnit::gb_per_s : BwUnit::mb_per_s;
+  std::optional<verbs::CounterSnapshot> counters_before;
   auto report = [&](const std::string& error) {
-    nlohmann::json doc = bench_json(done, error);
+    nlohmann::json doc = bench_json(done, unit, error);
+    if (counters_before) {
+      doc["counters"] = verbs::counter_deltas_json(*counters_before, *read_counters(o, choice));
+    }
     nlohmann::json ctx = make_run_context("dlc-bench", argc, argv);
     add_transport_versions(ctx);
     ctx["transport"] = t.describe();
     ctx["transport_selection"] = choice.to_json();
+    ctx["cpu"] = cpu.to_json();
     ctx["role"] = "client";
     ctx["peer"] = o.loopback ? std::string("loopback") : o.server;
     if (out->records) ctx["records_file"] = out->records->path();
@@ -114,7 +141,6 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     doc["phases_s"] = job.phases_json();
     write_json_file(*out->json, doc);
   };
-  const bool initiator = role == kClient;
   bool reported = false;
   try {
     done.spec = agree_on_spec(job.bootstrap(), o.spec);
@@ -124,19 +150,30 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     const int peers[] = {session.peer()};
     job.connect(t, peers);
     std::unique_ptr<Pattern> pattern = make_pattern(done.spec.kind, done.spec.op);
-    BenchTablePrinter table(std::cout, done.spec.kind);
+    BenchTablePrinter table(std::cout, done.spec.kind, unit);
     if (initiator) {
+      const nlohmann::json d = t.describe();
       std::cout << "# dlc-bench " << to_string(done.spec.kind) << " --op "
                 << to_string(done.spec.op) << "  transport: " << choice.chosen
-                << "  device: " << device_name(t.describe()) << '\n';
+                << "  device: " << device_name(d) << '\n';
+      if (choice.chosen == "verbs") std::cout << verbs_header(d);
       table.header();
     }
     job.release(Release::barrier, Idle::spin);  // failures from here on are "during run"
-    run_bench(session, *pattern, initiator ? out->records.get() : nullptr,
-              [&](const SizeResult& r) {
-                table.row(r);
-                done.sizes.push_back(r);
-              });
+    if (initiator) counters_before = read_counters(o, choice);
+    run_bench(
+        session, *pattern, initiator ? out->records.get() : nullptr,
+        [&](const SizeResult& r) {
+          table.row(r);
+          if (o.dump_samples) table.samples(r);
+          done.sizes.push_back(r);
+        },
+        o.dump_samples);
+    if (counters_before) {
+      std::cout << verbs::counter_deltas_text(
+                       verbs::counter_deltas_json(*counters_before, *read_counters(o, choice)))
+                << std::flush;
+    }
     if (initiator && out->json) {
       reported = true;
       report({});

@@ -22,6 +22,11 @@ struct Options {
   std::string json_path;
   std::string records_path;
   uint16_t wire_version = 0;  // hidden: speak another wire version (tests)
+  // perftest's report flags (docs/perftest.md).
+  bool report_gbits = false;  // --report_gbits: the console's bandwidth in Gb/s, else MB/s (2^20)
+  bool counters = false;      // -W: the device port's counter differences (verbs only)
+  bool dump_samples = false;  // -H: every latency sample on the console and in the JSON
+  std::string cpu = "auto";   // -c/--cpu: auto, none or a CPU list (launch/cpu_binding.hpp)
 };
 
 // Runs the test; returns the process exit code (errors are printed on stderr).

@@ -34,7 +34,7 @@ void write_records(RecordWriter& w, const PeerSession& s, const Measurement& m, 
 }  // namespace
 
 BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
-                      const std::function<void(const SizeResult&)>& on_size) {
+                      const std::function<void(const SizeResult&)>& on_size, bool keep_samples) {
   BenchResult result;
   result.spec = s.spec();
   const BenchSpec& spec = s.spec();
@@ -67,12 +67,14 @@ BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
         lat[i] = ns_to_s(m.complete_ns[i] - m.post_ns[i]) * p.latency_factor();
       }
       r.latency = summarize_latency(lat);
+      r.latency_samples_s = std::move(lat);
     } else {
       // Peak over windows of one queue's worth of messages: the burst the NIC can absorb.
       r.bandwidth = summarize_bandwidth(m.post_ns, m.complete_ns, size, spec.tx_depth);
     }
     // The row first: a records file that fails to take this size loses no result.
     if (on_size) on_size(r);
+    if (!keep_samples) r.latency_samples_s = {};
     result.sizes.push_back(r);
     if (records) write_records(*records, s, m, seq);
   }

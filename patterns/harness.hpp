@@ -16,6 +16,9 @@ struct SizeResult {
   uint64_t iterations = 0;
   LatencySummary latency;      // seconds; lat tests
   BandwidthSummary bandwidth;  // bytes/s; bw tests
+  // lat tests: every measured message's latency (seconds), in order; kept in BenchResult only
+  // when run_bench() is asked to (-H), always seen by its on_size callback.
+  std::vector<double> latency_samples_s;
 };
 
 struct BenchResult {
@@ -27,7 +30,9 @@ struct BenchResult {
 // each size's measured loop so the loop itself pays nothing. `on_size` is called after each
 // size, before its records are written, so reports can stream and keep every size measured
 // even when the sweep fails later (or the records file fails to take this size).
+// `keep_samples`: the result keeps every latency sample.
 BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
-                      const std::function<void(const SizeResult&)>& on_size = {});
+                      const std::function<void(const SizeResult&)>& on_size = {},
+                      bool keep_samples = false);
 
 }  // namespace dlcnet

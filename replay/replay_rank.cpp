@@ -16,6 +16,7 @@
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
 #include "launch/job.hpp"
+#include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "model/calibration.hpp"
@@ -69,6 +70,10 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
+  // Before the buffers are allocated: auto also places this thread's new memory.
+  const CpuBinding cpu =
+      bind_rank_thread(o.cpu, choice, static_cast<unsigned>(o.env.rank),
+                       "dlc-replay: rank " + std::to_string(o.env.rank), o.quiet);
 
   // Every rank must replay the same job with the same options, or channels would mismatch;
   // the part size is the smallest every rank's transport can carry.
@@ -145,6 +150,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
       add_transport_versions(ctx);
       ctx["transport"] = t.describe();
       ctx["transport_selection"] = choice.to_json();
+      ctx["cpu"] = cpu.to_json();  // rank 0's
       ctx["coordinator"] = o.env.coordinator_host + ":" + std::to_string(jl.port());
       ctx["idle"] = to_string(idle);
       ctx["send_depth"] = topts.send_depth;

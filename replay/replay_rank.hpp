@@ -30,7 +30,8 @@ struct RunOptions {
   IdlePolicy idle = IdlePolicy::automatic;
   Release release = Release::instant;
   bool quiet = false;
-  int fault_rank = -1;  // test hook: this rank kills itself after fault_after completions
+  std::string cpu = "auto";  // -c/--cpu (launch/cpu_binding.hpp)
+  int fault_rank = -1;       // test hook: this rank kills itself after fault_after completions
   int64_t fault_after = -1;
 };
 

@@ -35,7 +35,7 @@ struct Endpoint {
   uint32_t psn = 0;
   GidBytes gid{};
   uint16_t lid = 0;
-  uint32_t mtu = 0;                // the port's active MTU in bytes
+  uint32_t mtu = 0;                // the MTU this rank offers (-m, else the port's active)
   uint8_t max_dest_rd_atomic = 0;  // reads this rank will serve at once
   uint16_t cm_port = 0;            // rdma_cm listener port (host order), 0 if not listening
   std::vector<RemoteRegion> regions;

@@ -68,14 +68,18 @@ void qp_to_rtr(ibv_qp* qp, const RtrParams& p) {
   std::copy(p.dgid.begin(), p.dgid.end(), attr.ah_attr.grh.dgid.raw);
   attr.ah_attr.grh.sgid_index = static_cast<uint8_t>(p.sgid_index);
   attr.ah_attr.grh.hop_limit = kHopLimit;
+  attr.ah_attr.grh.traffic_class = p.traffic_class;
+  attr.ah_attr.sl = p.sl;
   const int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
                    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
   if (int rc = ibv_modify_qp(qp, &attr, mask); rc != 0) {
-    throw_modify(qp,
-                 "RTR, dest_qpn=" + std::to_string(p.dest_qpn) +
-                     ", path_mtu=" + std::to_string(mtu_to_bytes(p.path_mtu)) + ", sgid_index=" +
-                     std::to_string(p.sgid_index) + ", dgid=" + gid_to_string(p.dgid),
-                 rc);
+    throw_modify(
+        qp,
+        "RTR, dest_qpn=" + std::to_string(p.dest_qpn) +
+            ", path_mtu=" + std::to_string(mtu_to_bytes(p.path_mtu)) +
+            ", sgid_index=" + std::to_string(p.sgid_index) + ", dgid=" + gid_to_string(p.dgid) +
+            ", traffic_class=" + std::to_string(p.traffic_class) + ", sl=" + std::to_string(p.sl),
+        rc);
   }
 }
 
@@ -98,7 +102,8 @@ QpSettings query_qp_settings(ibv_qp* qp) {
   ibv_qp_attr attr{};
   ibv_qp_init_attr init{};
   const int mask = IBV_QP_PATH_MTU | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                   IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_CAP;
+                   IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_CAP | IBV_QP_AV |
+                   IBV_QP_DEST_QPN;
   if (int rc = ibv_query_qp(qp, &attr, mask, &init); rc != 0) {
     throw_verbs_error(device_name_of(qp->context),
                       "ibv_query_qp(qpn=" + std::to_string(qp->qp_num) + ")", returned_errno(rc));
@@ -111,6 +116,10 @@ QpSettings query_qp_settings(ibv_qp* qp) {
   s.max_rd_atomic = attr.max_rd_atomic;
   s.max_dest_rd_atomic = attr.max_dest_rd_atomic;
   s.max_inline_data = attr.cap.max_inline_data;
+  s.qpn = qp->qp_num;
+  s.dest_qpn = attr.dest_qp_num;
+  s.traffic_class = attr.ah_attr.grh.traffic_class;
+  s.sl = attr.ah_attr.sl;
   return s;
 }
 

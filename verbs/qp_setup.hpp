@@ -64,6 +64,8 @@ struct RtrParams {
   GidBytes dgid{};
   uint16_t dlid = 0;
   uint8_t max_dest_rd_atomic = 1;
+  uint8_t traffic_class = 0;  // GRH traffic class (-T)
+  uint8_t sl = 0;             // service level (-S)
 };
 
 void qp_to_init(ibv_qp* qp, uint8_t port);
@@ -79,6 +81,10 @@ struct QpSettings {
   uint8_t max_rd_atomic = 0;
   uint8_t max_dest_rd_atomic = 0;
   uint32_t max_inline_data = 0;
+  uint32_t qpn = 0;
+  uint32_t dest_qpn = 0;
+  uint8_t traffic_class = 0;
+  uint8_t sl = 0;
 };
 QpSettings query_qp_settings(ibv_qp* qp);
 

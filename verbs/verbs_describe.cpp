@@ -27,6 +27,12 @@ nlohmann::json VerbsTransport::describe() const {
   j["recv_depth"] = opts_.recv_depth;
   j["inline_size"] = connected_ ? inline_granted_ : opts_.inline_size;
   j["inline_requested"] = opts_.inline_size;
+  // What -m, -T and -S asked for (null: the device's choice); "qp" says what the QP runs with.
+  j["requested"] = {
+      {"path_mtu", opts_.path_mtu ? nlohmann::json(opts_.path_mtu) : nlohmann::json()},
+      {"traffic_class",
+       opts_.traffic_class >= 0 ? nlohmann::json(opts_.traffic_class) : nlohmann::json()},
+      {"sl", opts_.service_level >= 0 ? nlohmann::json(opts_.service_level) : nlohmann::json()}};
   j["cq_entries"] = cq_entries_;
   j["peers"] = peers_.size();
   if (connected_ && !peers_.empty()) {
@@ -35,7 +41,11 @@ nlohmann::json VerbsTransport::describe() const {
                {"retry_cnt", qp_settings_.retry_cnt},
                {"rnr_retry", qp_settings_.rnr_retry},
                {"max_rd_atomic", qp_settings_.max_rd_atomic},
-               {"max_dest_rd_atomic", qp_settings_.max_dest_rd_atomic}};
+               {"max_dest_rd_atomic", qp_settings_.max_dest_rd_atomic},
+               {"qpn", qp_settings_.qpn},
+               {"dest_qpn", qp_settings_.dest_qpn},
+               {"traffic_class", qp_settings_.traffic_class},
+               {"sl", qp_settings_.sl}};
   }
   return j;
 }

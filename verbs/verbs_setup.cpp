@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "verbs/cm_connect.hpp"
 #include "verbs/mtu.hpp"
+#include "verbs/qp_options.hpp"
 #include "verbs/verbs_transport.hpp"
 #include "verbs/verbs_transport_impl.hpp"
 
@@ -47,6 +48,7 @@ VerbsTransport::VerbsTransport(const TransportOptions& opts) : opts_(opts) {
   }
   port_ = choose_port_and_gid(ctx_, opts);
   max_msg_ = port_.attr.max_msg_sz;
+  check_qp_options(opts, dev_, port_.port, port_.attr);
   const auto max_wr = static_cast<uint32_t>(std::max(dev_attr_.max_qp_wr, 0));
   if (opts.send_depth > max_wr || opts.recv_depth > max_wr) {
     throw Error(dev_ + ": send_depth " + std::to_string(opts.send_depth) + " / recv_depth " +
@@ -172,7 +174,10 @@ void VerbsTransport::connect(Bootstrap& boot, std::span<const int> peers) {
     p.recv_wr.sg_list = &p.recv_sge;
     p.recv_wr.num_sge = 1;
   }
-  if (!peers_.empty()) qp_settings_ = query_qp_settings(peers_.front().raw_qp);
+  if (!peers_.empty()) {
+    qp_settings_ = query_qp_settings(peers_.front().raw_qp);
+    check_qp_took(opts_, dev_, qp_settings_);
+  }
   // Every QP must be ready to receive before anyone sends: a packet that reaches a QP still
   // in INIT is dropped and only recovered by the 67 ms retransmission timer.
   boot.barrier();
@@ -196,7 +201,7 @@ std::vector<Endpoint> VerbsTransport::exchange_endpoints(Bootstrap& boot) {
       ep.psn = p.psn;
       ep.gid = port_.gid;
       ep.lid = port_.attr.lid;
-      ep.mtu = mtu_to_bytes(port_.attr.active_mtu);
+      ep.mtu = mtu_to_bytes(offered_mtu(opts_, port_.attr));
       ep.max_dest_rd_atomic = clamp_u8(dev_attr_.max_qp_rd_atom);
       ep.cm_port = cm_listener_ ? cm_local_port(cm_listener_.get()) : 0;
       for (const LocalRegion& reg : regions_) {
@@ -242,12 +247,14 @@ void VerbsTransport::connect_oob(const std::vector<Endpoint>& remote) {
     RtrParams rtr;
     rtr.port = port_.port;
     rtr.sgid_index = port_.gid_index;
-    rtr.path_mtu = path_mtu(port_.attr.active_mtu, *mtu_from_bytes(ep.mtu));
+    rtr.path_mtu = path_mtu(offered_mtu(opts_, port_.attr), *mtu_from_bytes(ep.mtu));
     rtr.dest_qpn = ep.qpn;
     rtr.rq_psn = ep.psn;
     rtr.dgid = ep.gid;
     rtr.dlid = ep.lid;
     rtr.max_dest_rd_atomic = clamp_u8(dev_attr_.max_qp_rd_atom);
+    rtr.traffic_class = clamp_u8(opts_.traffic_class);
+    rtr.sl = clamp_u8(opts_.service_level);
     qp_to_rtr(p.raw_qp, rtr);
     // Issue no more reads at once than the peer serves, nor than this device can track.
     qp_to_rts(p.raw_qp, p.psn,

@@ -27,6 +27,7 @@ int fanin_main(int argc, const char* const* argv) {
                   std::to_string(worker_count(env.world_size, o.run.spec)) + " workers");
     }
     o.run.env = env;
+    o.run.cpu = o.job.cpu;
     return run_rank(o.run, argc, argv);
   });
 }

@@ -1,6 +1,7 @@
 #include "apps/dlc_bench/job_options.hpp"
 
 #include "apps/cli_number.hpp"
+#include "apps/cpu_option.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet::bench {
@@ -15,6 +16,7 @@ void add_job_options(CLI::App& app, JobOptions& o) {
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
   app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
       ->check(cli::whole<int>(1, kMaxTimeout));
+  cli::add_cpu_option(app, o.cpu, false);
 }
 
 void add_transport_options(CLI::App& app, std::string& kind, TransportOptions& t,

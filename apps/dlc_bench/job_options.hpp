@@ -24,6 +24,7 @@ struct JobOptions {
   int rank = -1, world = -1;
   uint64_t token = 0;
   CLI::Option* token_option = nullptr;
+  std::string cpu = "auto";  // --cpu (no -c: ring's -c is nccl-tests' --check)
 };
 
 void add_job_options(CLI::App& app, JobOptions& o);

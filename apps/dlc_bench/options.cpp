@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/cli_number.hpp"
+#include "apps/dlc_bench/perftest_flags.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -53,6 +54,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   bool sweep = false;
   uint64_t iters = 0;
   std::vector<CLI::Option*> iter_opts;
+  PerftestFlags perftest;
   auto add_common = [&](CLI::App* sub) {
     sub->add_option("server", o.server, "server host (omit on the server)");
     sub->add_option("--op", op, "operation")->check(CLI::IsMember({"send", "write", "read"}));
@@ -74,7 +76,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
         ->check(dlcnet::cli::whole<int>(-1, 65535));
     sub->add_option("-p,--port", o.port, "TCP port of the out-of-band channel")
         ->check(dlcnet::cli::whole<uint16_t>(1));
-    sub->add_flag("--rdma-cm", o.transport.rdma_cm, "connect queue pairs with rdma_cm");
+    sub->add_flag("-R,--rdma-cm,--rdma_cm", o.transport.rdma_cm,
+                  "connect queue pairs with rdma_cm");
     sub->add_option("--transport", transport, "auto, verbs or ucx")
         ->check(CLI::IsMember({"auto", "verbs", "ucx"}));
     sub->add_option("--ucx-tls", o.transport.ucx_tls, "UCX_TLS for the UCX transport");
@@ -86,6 +89,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
     sub->add_option("--wire-version", o.wire_version)
         ->check(dlcnet::cli::whole<uint16_t>(0))
         ->group("");  // tests only
+    add_perftest_flags(*sub, o, perftest);
   };
   CLI::App* lat = app.add_subcommand("lat", "latency (ping-pong; read: round trip)");
   CLI::App* bw = app.add_subcommand("bw", "bandwidth (streaming)");
@@ -110,6 +114,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (iters_given) o.spec.iterations = iters;
   try {
     validate(o, size_text, sweep, iters_given);
+    check_perftest_flags(o, perftest);
   } catch (const Error& e) {
     std::cerr << "dlc-bench: " << e.what() << '\n';
     return {std::nullopt, 2};

@@ -25,6 +25,7 @@ int ring_main(int argc, const char* const* argv) {
                   std::to_string(env.world_size) + " ranks");
     }
     o.run.env = env;
+    o.run.cpu = o.job.cpu;
     return run_rank(o.run, argc, argv);
   });
 }

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/cli_number.hpp"
+#include "apps/cpu_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -130,6 +131,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"instant", "barrier"}))
       ->capture_default_str();
   app.add_flag("-q,--quiet", r.quiet, "no progress messages on stderr");
+  dlcnet::cli::add_cpu_option(app, r.cpu);
   app.add_option("--fault-rank", r.fault_rank)
       ->check(dlcnet::cli::whole<int>(-1))
       ->group("");  // tests: kill this rank...

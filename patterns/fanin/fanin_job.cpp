@@ -15,6 +15,7 @@
 #include "core/run_context.hpp"
 #include "core/units.hpp"
 #include "flows/flow_report.hpp"
+#include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "model/calibration.hpp"
@@ -64,6 +65,9 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
+  const CpuBinding cpu =
+      bind_rank_thread(o.cpu, choice, static_cast<unsigned>(o.env.rank),
+                       "dlc-bench fanin: rank " + std::to_string(o.env.rank), o.quiet);
 
   const uint64_t limit =
       jl.agree(spec.fingerprint(), t.max_message_size(),
@@ -201,6 +205,7 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     add_transport_versions(ctx);
     ctx["transport"] = t.describe();
     ctx["transport_selection"] = choice.to_json();
+    ctx["cpu"] = cpu.to_json();  // rank 0's
     ctx["world_size"] = world;
     ctx["rank_source"] = o.env.source;
     ctx["idle"] = to_string(idle);

@@ -26,6 +26,7 @@ struct Options {
   IdlePolicy idle = IdlePolicy::automatic;
   double lead_us = 2000;  // instant release: how far ahead the server names each start
   bool quiet = false;
+  std::string cpu = "auto";  // --cpu (launch/rank_cpu.hpp)
 };
 
 // Returns the exit code (rank 0's verdict on every rank); throws Error on failure.

@@ -23,6 +23,7 @@ struct Options {
   uint32_t clock_samples = 32;
   IdlePolicy idle = IdlePolicy::automatic;
   bool quiet = false;
+  std::string cpu = "auto";  // --cpu (launch/rank_cpu.hpp)
 };
 
 // Returns the exit code: 0, or 1 on every rank when any element was wrong (rank 0's verdict);

@@ -30,7 +30,8 @@ SIZE_DISTRIBUTION = {"count", "min", "p50", "p90", "p99", "max", "mean", "log2_h
 COMMON = {"schema_version", "tool", "tool_version", "host", "date", "argv",
           "libibverbs_version", "kernel", "cpus", "clock"}
 # ... plus, per tool, these (required ones must be there, optional ones may).
-TRANSPORT = {"transport", "transport_selection", "ucx_version"}
+# "cpu": where the rank's thread runs (--cpu, launch/cpu_binding.hpp).
+TRANSPORT = {"transport", "transport_selection", "ucx_version", "cpu"}
 EXTRAS = {
     "dlc-bench": (TRANSPORT, {"role", "peer", "records_file"}),
     "dlc-replay": (TRANSPORT, {"coordinator", "idle", "send_depth", "recv_ahead"}),
