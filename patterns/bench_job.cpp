@@ -114,6 +114,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     if (records) ctx["records_file"] = records->path();
     doc["context"] = ctx;
     doc["phases_s"] = job.phases_json();
+    doc["setup"] = job.setup_json();
     write_json_file(o.json_path, doc);
   }
   if (!initiator && !quiet) std::cerr << "dlc-bench: client finished\n";

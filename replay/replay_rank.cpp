@@ -150,6 +150,7 @@ int replay_joined(const RunOptions& o, Job& jl, const trace::Job& job, const Ran
       ctx["recv_ahead"] = o.recv_ahead;
       doc["context"] = ctx;
       doc["phases_s"] = jl.phases_json();
+      doc["setup"] = jl.setup_json();
       doc["release"] = release.to_json();
       nlohmann::json files = nlohmann::json::array();
       for (int r = 0; r < o.env.world_size && !o.records_path.empty(); ++r) {

@@ -194,6 +194,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["clock"] = clocks_json(jl.clock_reports());
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
+    doc["setup"] = jl.setup_json();
     nlohmann::json files = nlohmann::json::array();
     for (int r = 0; r < world && !o.records_path.empty(); ++r) {
       files.push_back(rank_path(o.records_path, r, world));
