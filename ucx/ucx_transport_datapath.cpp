@@ -19,15 +19,10 @@ constexpr uint32_t kCallbackAttrs =
 
 // The idle-progress thread looks every kIdleCheck (doubling up to kIdleCheckMax while the
 // caller keeps calling, so a busy caller is rarely interrupted); once a whole period passed
-// without a call it progresses the worker, again after kIdleBusy while that finds work, and
-// after twice as long each time it finds none, up to kIdleQuietMax: hundreds of ranks waiting
-// in the bootstrap (the clock round, the release, the gather) each woke every millisecond and
-// took this project's 2 CPUs for themselves (256 ranks: seconds for a barrier). UCX's own
-// keepalive runs every 20 s, far above it.
+// without a call it progresses the worker, again after kIdleBusy while that finds work.
 constexpr std::chrono::microseconds kIdleCheck{1000};
 constexpr std::chrono::microseconds kIdleCheckMax{8000};
 constexpr std::chrono::microseconds kIdleBusy{50};
-constexpr std::chrono::microseconds kIdleQuietMax{16000};
 constexpr int kIdleProgressCalls = 64;  // per turn, so the caller never waits long for its turn
 // The most progress calls one poll() makes while they find nothing (4 and 32 measured alike).
 constexpr int kProgressPerPoll = 4;
@@ -389,10 +384,8 @@ void UcxTransport::idle_progress_loop() noexcept {
       wait = std::min(wait * 2, kIdleCheckMax);
       continue;
     }
-    if (!gate_.idle_try_enter()) {  // the caller just came back
-      wait = kIdleCheck;
-      continue;
-    }
+    wait = kIdleCheck;
+    if (!gate_.idle_try_enter()) continue;  // the caller just came back
     unsigned events = 0;
     for (int i = 0; i < kIdleProgressCalls; ++i) {
       const unsigned e = ucp_worker_progress(worker_.get());
@@ -400,7 +393,7 @@ void UcxTransport::idle_progress_loop() noexcept {
       events += e;
     }
     gate_.idle_leave();
-    wait = events > 0 ? kIdleBusy : std::clamp(wait * 2, kIdleCheck, kIdleQuietMax);
+    if (events > 0) wait = kIdleBusy;
   }
 }
 
