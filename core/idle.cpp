@@ -9,14 +9,14 @@ namespace {
 
 constexpr int64_t kQuietBeforeNapNs = 2'000'000;
 constexpr int64_t kNapMinNs = 50'000;
-constexpr int64_t kNapMaxNs = 1'000'000;
 
 }  // namespace
 
-void nap_when_quiet(int64_t quiet_ns) noexcept {
+void nap_when_quiet(int64_t quiet_ns, int64_t max_nap_ns) noexcept {
   if (quiet_ns <= kQuietBeforeNapNs) return;
   // The first message after the quiet waits at most one nap.
-  const int64_t nap = std::clamp<int64_t>(quiet_ns / 16, kNapMinNs, kNapMaxNs);
+  const int64_t nap =
+      std::clamp<int64_t>(quiet_ns / 16, kNapMinNs, std::max(kNapMinNs, max_nap_ns));
   timespec ts{0, static_cast<long>(nap)};
   nanosleep(&ts, nullptr);
 }

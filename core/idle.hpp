@@ -16,9 +16,15 @@ enum class Idle : uint8_t { spin, yield, sleep, block };
 const char* to_string(Idle i) noexcept;
 
 // A rank that waits with nothing to do for `quiet_ns` (since it last saw traffic) sleeps a
-// nap, longer the longer the quiet (50 us to 1 ms, nothing in the first 2 ms): dozens of ranks
-// polling on shared CPUs would leave the ranks with work a small share of them (set-up time
-// grew as N squared), and a rank in the middle of an exchange does not nap.
-void nap_when_quiet(int64_t quiet_ns) noexcept;
+// nap, longer the longer the quiet (50 us to `max_nap_ns`, nothing in the first 2 ms): dozens
+// of ranks polling on shared CPUs would leave the ranks with work a small share of them
+// (set-up time grew as N squared), and a rank in the middle of an exchange does not nap.
+// Waits whose answer is due soon (a ping-pong's) keep the 1 ms default; set-up waits (an
+// endpoint's handshake or close, which hundreds of ranks wait on at once) nap up to
+// kSetupNapMaxNs: 256 ranks each waking every millisecond took the 2 CPUs of this project's
+// host for themselves.
+inline constexpr int64_t kNapMaxNs = 1'000'000;
+inline constexpr int64_t kSetupNapMaxNs = 8'000'000;
+void nap_when_quiet(int64_t quiet_ns, int64_t max_nap_ns = kNapMaxNs) noexcept;
 
 }  // namespace dlcnet

@@ -303,6 +303,20 @@ std::vector<ClockReport> Job::clock_reports() const {
   return dlcnet::clock_reports(hosts_, before_, after_);
 }
 
+// The phases' seconds before the measured phase ("run") and after it; all of them are before
+// it while it has not begun.
+std::pair<double, double> Job::around_run() const {
+  double before = 0, after = 0;
+  bool ran = false;
+  for (const PhaseTime& p : phases_) {
+    if (p.name == "run")
+      ran = true;
+    else
+      (ran ? after : before) += p.seconds;
+  }
+  return {before, after};
+}
+
 std::string Job::phases_line() const {
   std::string line = "# job phases on rank " + std::to_string(cfg_.rank) + ":";
   for (size_t k = 0; k < phases_.size(); ++k) {
@@ -311,12 +325,27 @@ std::string Job::phases_line() const {
                   phases_[k].seconds);
     line += buf;
   }
-  return line;
+  char tail[64];
+  std::snprintf(tail, sizeof tail, " (%d ranks; set-up %.3f s)", cfg_.world_size,
+                around_run().first);
+  return line + tail;
 }
 
 nlohmann::json Job::phases_json() const {
   nlohmann::json j = nlohmann::json::object();
   for (const PhaseTime& p : phases_) j[p.name + "_s"] = p.seconds;
+  return j;
+}
+
+nlohmann::json Job::setup_json() const {
+  nlohmann::json j = phases_json();
+  const auto [before, after] = around_run();
+  j["setup_s"] = before;
+  j["wrapup_s"] = after;
+  j["ranks"] = cfg_.world_size;
+  const BootstrapTraffic t = boot_->traffic();
+  j["bootstrap_frames_sent"] = t.frames_sent;
+  j["bootstrap_frames_received"] = t.frames_received;
   return j;
 }
 

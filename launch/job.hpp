@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -118,13 +119,21 @@ class Job {
   // The steps so far, in order; "run" is the time from release() to the next align_clocks().
   const std::vector<PhaseTime>& phases() const noexcept { return phases_; }
   nlohmann::json phases_json() const;
-  // One console line: "# job phases on rank 0: join 0.081 s, agree 0.014 s, ...".
+  // One console line: "# job phases on rank 0: join 0.081 s, agree 0.014 s, ..., gather
+  // 0.002 s (64 ranks; set-up 1.234 s)".
   std::string phases_line() const;
+  // The reports' "setup" object, in seconds: every phase so far (join_s, agree_s, connect_s,
+  // clocks_before_s, run_s, clocks_after_s, gather_s, ...), the set-up before the measured
+  // phase (`setup_s`: join to the release) and after it (`wrapup_s`: clocks after, gather),
+  // the ranks, and the bootstrap frames this rank handled (linear in the ranks at rank 0).
+  nlohmann::json setup_json() const;
 
  private:
   // The bootstrap names the step under way in failure verdicts.
   void phase_begins(const char* name);
   void phase_done(const char* name, int64_t since_ns);
+  // Seconds of the phases before "run" and after it.
+  std::pair<double, double> around_run() const;
 
   JobConfig cfg_;
   std::unique_ptr<TcpBootstrap> boot_;

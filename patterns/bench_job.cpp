@@ -139,6 +139,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     if (out->records) ctx["records_file"] = out->records->path();
     doc["context"] = ctx;
     doc["phases_s"] = job.phases_json();
+    doc["setup"] = job.setup_json();
     write_json_file(*out->json, doc);
   };
   bool reported = false;

@@ -157,6 +157,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
       ctx["recv_ahead"] = o.recv_ahead;
       doc["context"] = ctx;
       doc["phases_s"] = jl.phases_json();
+      doc["setup"] = jl.setup_json();
       doc["release"] = release.to_json();
       doc["files"] = out.files_json();
       if (!o.export_flows.empty()) {

@@ -54,9 +54,12 @@ uint32_t ChannelTable::get_or_add_slow(uint16_t peer, int32_t key) {
     slot_keys_[s] = k;
     slot_ids_[s] = id + 1;
     if (dense(peer, key)) {
-      const size_t at = dense_at(peer, key);
-      if (at >= dense_.size()) dense_.resize((at / kDenseKeys + 1) * kDenseKeys, kNone);
-      dense_[at] = id;
+      if (dense_at(peer, key) == kNoBlock) {
+        if (peer >= block_of_.size()) block_of_.resize(size_t{peer} + 1, kNone);
+        block_of_[peer] = static_cast<uint32_t>(dense_.size() / kDenseKeys);
+        dense_.resize(dense_.size() + kDenseKeys, kNone);
+      }
+      dense_[dense_at(peer, key)] = id;
     }
   }
   last_key_ = k;
@@ -120,6 +123,7 @@ uint32_t ChannelTable::lookup(uint32_t id, int32_t opnum,
 void ChannelTable::release() noexcept {
   std::vector<uint32_t>().swap(index_);
   std::vector<uint32_t>().swap(dense_);
+  std::vector<uint32_t>().swap(block_of_);
   std::vector<uint32_t>().swap(setup_);
   std::vector<Channel>().swap(channels_);
   std::vector<uint64_t>().swap(slot_keys_);
@@ -130,7 +134,8 @@ void ChannelTable::release() noexcept {
 
 size_t ChannelTable::memory_bytes() const noexcept {
   return index_.capacity() * 4 + setup_.capacity() * 4 + channels_.capacity() * sizeof(Channel) +
-         slot_keys_.capacity() * 8 + slot_ids_.capacity() * 4 + dense_.capacity() * 4;
+         slot_keys_.capacity() * 8 + slot_ids_.capacity() * 4 + dense_.capacity() * 4 +
+         block_of_.capacity() * 4;
 }
 
 }  // namespace dlcnet::trace

@@ -14,7 +14,7 @@ ucs_status_t wait_request(ucp_worker_h w, void* request,
     if (ucp_worker_progress(w) != 0)
       last_event_ns = now;
     else
-      nap_when_quiet(now - last_event_ns);
+      nap_when_quiet(now - last_event_ns, kSetupNapMaxNs);
   }
   return s;
 }

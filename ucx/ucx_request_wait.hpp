@@ -13,7 +13,7 @@ namespace dlcnet::ucx {
 // (UCS_INPROGRESS at the deadline). Naps once nothing happened for a while (nap_when_quiet,
 // measured from `last_event_ns`, which it moves on at every event, so a caller waiting for
 // several requests passes the same one): no peer then waits for this rank's progress longer
-// than one nap, and the ranks whose messages are under way get the CPUs.
+// than one nap (up to kSetupNapMaxNs), and the ranks whose messages are under way get the CPUs.
 ucs_status_t wait_request(ucp_worker_h w, void* request,
                           std::chrono::steady_clock::time_point deadline, int64_t& last_event_ns);
 

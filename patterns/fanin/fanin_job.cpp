@@ -213,6 +213,7 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     doc["clock"] = clocks_json(jl.clock_reports());
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
+    doc["setup"] = jl.setup_json();
     if (sampler) doc["qdisc"] = queue_json(queue);
     doc["files"] = out.files_json();
     if (!o.export_flows.empty()) {

@@ -225,6 +225,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["clock"] = clocks_json(jl.clock_reports());
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
+    doc["setup"] = jl.setup_json();
     doc["files"] = out.files_json();
     if (flows_out.wanted()) {
       doc["files"]["flows"] = o.export_flows;

@@ -197,6 +197,7 @@ int run_rank(const Args& a, const RankEnv& env) {
                             {"release", rel.to_json()},
                             {"clock", clocks_json(job.clock_reports())},
                             {"phases_s", job.phases_json()},
+                            {"setup", job.setup_json()},
                             {"ok", ok}};
       std::cout << out.dump() << std::endl;
       if (!a.json_path.empty()) {

@@ -90,6 +90,16 @@ TEST(Job, GatherBringsEveryRanksBlobToRankZeroAndPhasesAreTimed) {
       EXPECT_EQ(job.phases_line().rfind("# job phases on rank 0: join ", 0), 0u)
           << job.phases_line();
       EXPECT_NE(job.phases_line().find(", gather "), std::string::npos) << job.phases_line();
+      EXPECT_NE(job.phases_line().find(" (3 ranks; set-up "), std::string::npos)
+          << job.phases_line();
+      // No run yet: every phase is set-up; rank 0 handled a hello and two collectives (the
+      // host identities, the gather) per other rank.
+      const nlohmann::json setup = job.setup_json();
+      EXPECT_EQ(setup["ranks"], 3);
+      EXPECT_DOUBLE_EQ(setup["setup_s"].get<double>(),
+                       setup["join_s"].get<double>() + setup["gather_s"].get<double>());
+      EXPECT_EQ(setup["wrapup_s"], 0.0);
+      EXPECT_EQ(setup["bootstrap_frames_received"], (3 - 1) * 3);
     }
     EXPECT_EQ(job.ranks_on_this_host(), 3);
   });

@@ -20,6 +20,7 @@ json_assert "$work/f.json" \
   "d['solo']['rounds'] == 4 and d['solo']['rate_Bps'] > 0" \
   "d['summary']['latency']['count'] == 3 * 2 * 4" \
   "len(d['clock']) == 3 and d['release']['mode'] == 'instant' and 'run_s' in d['phases_s']" \
+  "d['setup']['ranks'] == 3 and d['setup']['setup_s'] >= d['setup']['connect_s'] > 0 and d['setup']['gather_s'] >= 0" \
   "len(rows('$work/rec-0.csv')) == 2 * (2 + 1 + 3) * 4 * 2" \
   "len(rows('$work/rec-1.csv')) == (2 + 1 + 3) * 4 * 2" \
   "all(int(r['post_ns']) > 0 and int(r['complete_ns']) > 0 for r in rows('$work/rec-1.csv') if r['op'] == 'send')" \

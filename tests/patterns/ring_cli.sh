@@ -26,6 +26,7 @@ for spec in "2 tcp,self" "3 sm,self" "4 tcp,self"; do
     "len(d['sizes'][-1]['steps']) == 2 * ($n - 1) and all(st['latency_s']['count'] == $n * 3 for st in d['sizes'][-1]['steps'])" \
     "all(st['slowest_link']['dst'] == (st['slowest_link']['src'] + 1) % $n for st in d['sizes'][-1]['steps'])" \
     "len(d['clock']) == $n and 'run_s' in d['phases_s'] and d['context']['world_size'] == $n" \
+    "d['setup']['ranks'] == $n and d['setup']['setup_s'] >= d['setup']['connect_s'] > 0" \
     "sum(1 for r in rows('$work/ar$n-1.csv') if abs(int(r['bytes']) - 1048576 / $n) < 4 and r['op'] == 'send') == 3 * 2 * ($n - 1)" \
     "all(int(r['arrival_ns']) > 0 for r in rows('$work/ar$n-0.csv') if r['op'] == 'recv')"
 done

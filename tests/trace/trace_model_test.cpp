@@ -102,5 +102,20 @@ TEST(TraceModel, ChannelIdsInsideAndOutsideTheDenseRange) {
   EXPECT_EQ(t.find(1, 5), kNone);
 }
 
+// A node holds dense rows for the peers it exchanged with only: a worker of a 256-rank job,
+// talking to the 8 servers numbered last, holds 8 rows, not 256 (every rank of a job loads every
+// node: rows up to the highest peer made a host of 256 ranks zero tens of gigabytes).
+TEST(TraceModel, DenseRowsOnlyForThePeersSeen) {
+  ChannelTable t;
+  uint32_t next = 0;
+  for (uint16_t peer = 248; peer < 256; ++peer)
+    for (int32_t key = 0; key < 10; ++key) EXPECT_EQ(t.get_or_add(peer, key), next++);
+  EXPECT_EQ(t.size(), 80u);
+  EXPECT_EQ(t.find(250, 3), 23u);
+  EXPECT_EQ(t.find(247, 3), kNone);
+  EXPECT_EQ(t.find(0, 0), kNone);
+  EXPECT_LT(t.memory_bytes(), 64u * 1024) << "8 peers' rows are 32 KiB";
+}
+
 }  // namespace
 }  // namespace dlcnet::trace
