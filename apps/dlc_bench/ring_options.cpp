@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/dlc_bench/job_options.hpp"
+#include "apps/flow_options.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -88,9 +89,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   bench::add_job_options(app, o.job);
   bench::add_transport_options(app, r.transport_kind, r.transport, false);
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
-  app.add_option("--export-flows", r.export_flows,
-                 "write every message (segment) as HPCC's flow.txt here and its flow map at "
-                 "FILE.map, for a simulator and dlc-compare (rank 0; docs/compare.md)");
+  dlcnet::cli::add_export_flows_option(app, r.export_flows);
   app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
   app.add_option("--timeout", s.timeout_s, "seconds any wait may last")->capture_default_str();
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")

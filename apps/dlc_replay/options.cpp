@@ -5,6 +5,7 @@
 
 #include "apps/cli_number.hpp"
 #include "apps/cpu_option.hpp"
+#include "apps/flow_options.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -91,16 +92,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   app.add_option("--records", r.records_path,
                  "per-message CSV, one file per rank (PATH.rank<R>.csv, or %r in PATH)");
-  CLI::Option* fct = app.add_option(
-      "--fct", r.fct_path,
-      "write every message as HPCC's fct.txt, every field in HPCC's meaning (rank 0; needs "
-      "--calibration)");
-  app.add_option("--export-flows", r.export_flows,
-                 "write every message as HPCC's flow.txt here (measured post times) and its flow "
-                 "map at FILE.map, for a simulator and dlc-compare (rank 0; docs/compare.md)");
-  fct->needs(app.add_option("--calibration", r.calibration_path,
-                            "--fct: the fabric's base latency and rate (dlc-compare calibrate; "
-                            "docs/compare.md), for HPCC's fct and standalone fct"));
+  dlcnet::cli::add_fct_options(app, r.fct_path, r.calibration_path);
+  dlcnet::cli::add_export_flows_option(app, r.export_flows);
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
       ->check(dlcnet::cli::whole<uint32_t>(1, 100))
       ->capture_default_str();

@@ -13,18 +13,7 @@
 # fails. $1: the build's bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-STAR="$ROOT/scripts/netns-star.sh"
-RUN="$ROOT/scripts/star-run.sh"
-[ "$(id -u)" -eq 0 ] || { echo "not root: skipped"; exit 77; }
-prefix="cmp$$"
-ip netns add "$prefix-try" 2>/dev/null || { echo "ip netns add fails: skipped"; exit 77; }
-ip netns delete "$prefix-try"
-cleanup() {
-  bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+star_test cmp
 B="$BIN/dlc-bench"
 C="$BIN/dlc-compare"
 

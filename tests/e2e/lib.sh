@@ -85,6 +85,29 @@ count_results() {
   done <"$1"
 }
 
+# star_test STEM: the start of a test on stars of network namespaces (scripts/netns-star.sh):
+# skips it (exit 77) unless root and `ip netns add` works; sets STAR, RUN (scripts/star-run.sh)
+# and prefix (STEM and the pid); on exit removes the stars of every prefix in star_prefixes
+# (prefix, and what the test adds) and $work.
+star_test() {
+  local scripts
+  scripts="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)"
+  STAR="$scripts/netns-star.sh"
+  RUN="$scripts/star-run.sh"
+  [ "$(id -u)" -eq 0 ] || { echo "not root: skipped"; exit 77; }
+  prefix="$1$$"
+  star_prefixes=("$prefix")
+  ip netns add "$prefix-try" 2>/dev/null || { echo "ip netns add fails: skipped"; exit 77; }
+  ip netns delete "$prefix-try"
+  trap star_cleanup EXIT
+  trap 'exit 1' INT TERM
+}
+star_cleanup() {
+  local p
+  for p in "${star_prefixes[@]}"; do bash "$STAR" down --prefix "$p" >/dev/null 2>&1; done
+  rm -rf "$work"
+}
+
 has_rdma_device() { [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; }
 
 finish() {

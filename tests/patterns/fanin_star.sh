@@ -10,20 +10,8 @@
 # queue at burst start is above zero and the BCT grows. Root only: exits 77 when not root or
 # when `ip netns add` fails. $1: the build's bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
-ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-STAR="$ROOT/scripts/netns-star.sh"
-RUN="$ROOT/scripts/star-run.sh"
-[ "$(id -u)" -eq 0 ] || { echo "not root: skipped"; exit 77; }
-prefix="fan$$"
-ip netns add "$prefix-try" 2>/dev/null || { echo "ip netns add fails: skipped"; exit 77; }
-ip netns delete "$prefix-try"
-cleanup() {
-  bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1
-  bash "$STAR" down --prefix "${prefix}w" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+star_test fan
+star_prefixes+=("${prefix}w")
 
 common=(fanin --transport ucx --ucx-tls tcp,self -s 64K --burst 16 -n 5 --warmup 1 --solo 3
         --timeout 60 -q)

@@ -6,19 +6,7 @@
 # how close it comes), every element right, and every step's slowest link a ring neighbour
 # pair. Root only: exits 77 when not root or when `ip netns add` fails. $1: the bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
-ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-STAR="$ROOT/scripts/netns-star.sh"
-RUN="$ROOT/scripts/star-run.sh"
-[ "$(id -u)" -eq 0 ] || { echo "not root: skipped"; exit 77; }
-prefix="ring$$"
-ip netns add "$prefix-try" 2>/dev/null || { echo "ip netns add fails: skipped"; exit 77; }
-ip netns delete "$prefix-try"
-cleanup() {
-  bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+star_test ring
 
 check "star up, 100 Mbit/s on every port" bash "$STAR" up --prefix "$prefix" --hosts 4 \
   --rate 100mbit --burst 32kb --limit 4mb --all-ports
