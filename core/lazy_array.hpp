@@ -27,6 +27,9 @@ class LazyArray {
     void* p = ::mmap(nullptr, bytes(), PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    // Pages, not transparent huge pages: with THP "always" (Debian's guest kernel) the first
+    // write would make 2 MiB resident at once.
+    (void)::madvise(p, bytes(), MADV_NOHUGEPAGE);
     data_ = static_cast<T*>(p);
   }
   ~LazyArray() { release(); }

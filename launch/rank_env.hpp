@@ -34,9 +34,11 @@ struct RankEnv {
 };
 
 // The default port when a launcher gives none: derived from the launcher's job id so that two
-// jobs on one host do not collide, in [kPortBase, kPortBase + kPortSpan).
+// jobs on one host do not collide, in [kPortBase, kPortBase + kPortSpan): below Linux's
+// ephemeral ports (32768-60999 by default), which the host's own outgoing connections take (a
+// derived port of 33428 was once held by another test's connection: "Address already in use").
 inline constexpr uint16_t kPortBase = 20000;
-inline constexpr uint16_t kPortSpan = 20000;
+inline constexpr uint16_t kPortSpan = 12000;
 
 // Resolves the rank environment. Explicit options win field by field over the launcher's.
 // Returns nullopt when neither options nor a launcher give a rank; throws Error for
