@@ -1,15 +1,18 @@
 # dlc-bench fanin on a real kernel queue: a star of network namespaces (scripts/netns-star.sh)
 # with a 100 Mbit/s tbf on the switch port toward the server, 4 workers bursting 16 x 64 KiB
 # each over UCX tcp, the tbf sampled by rank 0 (--qdisc p0 --qdisc-netns P-sw). Checks what
-# issue #13 asks of the pattern: the burst completion time (BCT) is at least the physical
-# limit (all bytes at 100 Mbit/s) and within 1.10x of it; Jain >= 0.9 for equal workers; no
-# message is faster in the incast than alone (slowdown >= 0.90: the solo minimum comes from
-# three rounds, and a warm TCP window can beat a cold one, restarted after idle, by a few
-# percent; 0.95 failed about one fresh-clone run in three); the sampled queue
-# peaks above zero. With --initcwnd 1000 (senders that do not slow-start, as an RDMA NIC) the
-# latency-derived queue agrees with the sampled one within 2x; with a background rank the
-# queue at burst start is above zero and the BCT grows. Root only: exits 77 when not root or
-# when `ip netns add` fails. $1: the build's bin directory.
+# issue #13 asks of the pattern: the burst completion time (BCT) is at least the physical limit
+# (all bytes at 100 Mbit/s) and within 1.10x of it; Jain >= 0.9 for equal workers; no message is
+# much faster in the incast than alone, and the median message is slowed (slowdown min >= 0.85,
+# p50 >= 1.5: the smallest slowdown is that of a round's first message, which meets the queue
+# empty as in a solo round; a first message's solo minimum of about 3.3 ms varied from 3.22 to
+# 3.71 ms between runs of 5 ranks on this 2-CPU host, with or without TCP's restart after idle
+# and with 10 ms between rounds, so its ratio carries about 12 % of scheduling noise; 0.95 and
+# 0.90 each failed a run in three to six); the sampled queue peaks above zero. With --initcwnd
+# 1000 (senders that do not slow-start, as an RDMA NIC) the latency-derived queue agrees with
+# the sampled one within 2x; with a background rank the queue at burst start is above zero and
+# the BCT grows. Root only: exits 77 when not root or when `ip netns add` fails. $1: the build's
+# bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
 star_test fan
 star_prefixes+=("${prefix}w")
@@ -36,7 +39,8 @@ check "star up (TCP defaults)" bash "$STAR" up --prefix "$prefix" --hosts 6 --ra
 fanin "$prefix" 5 "$work/plain.json"
 json_assert "$work/plain.json" "${limits[@]}" \
   "d['summary']['jain'] >= 0.9" \
-  "d['summary']['slowdown']['min'] >= 0.90" \
+  "d['summary']['slowdown']['min'] >= 0.85" \
+  "d['summary']['slowdown']['p50'] >= 1.5" \
   "d['summary']['qdisc']['peak_bytes'] > 0" \
   "d['qdisc']['summary']['achieved_rate_hz'] >= 9000"
 fanin "$prefix" 6 "$work/bg.json" --background 1 --bg-size 16K --bg-lead 50
