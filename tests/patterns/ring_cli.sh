@@ -1,15 +1,16 @@
-# dlc-bench ring end to end on this host (--spawn, UCX over tcp and shared memory): every
-# collective at 2, 3 and 4 ranks with sizes of fewer elements than ranks (4 B), counts N does
-# not divide and 1 MiB, every element checked; --op write; the records and JSON counted; a
-# deliberately corrupted input that must give #wrong > 0 and a non-zero exit; bad input.
+# dlc-bench ring end to end on this host (--spawn, mpirun, srun's environment; UCX over tcp and
+# shared memory): all-reduce at 2, 3 and 4 ranks over both, every collective at 3 ranks, with
+# sizes of fewer elements than ranks (4 B) and counts N does not divide (also at 2 and 4 ranks),
+# and 1 MiB, every element checked; --op write; the records and JSON counted; a deliberately
+# corrupted input that must give #wrong > 0 and a non-zero exit; bad input.
 source "$(dirname "$0")/../e2e/lib.sh"
 B="$BIN"
 ucx() { echo --transport ucx --ucx-tls "$1" --timeout 60; }
 small=(-n 3 -w 1)
 
-# All-reduce: every size of a sweep from 4 B to 1 MiB, 2 and 4 ranks over tcp, 3 over shared
-# memory; checked, then the JSON read back.
-for spec in "2 tcp,self" "3 sm,self" "4 tcp,self"; do
+# All-reduce: every size of a sweep from 4 B to 1 MiB, 2, 3 and 4 ranks over tcp and over
+# shared memory; checked, then the JSON read back.
+for spec in "2 tcp,self" "3 tcp,self" "4 tcp,self" "2 sm,self" "3 sm,self" "4 sm,self"; do
   set -- $spec
   n=$1 tls=$2
   check "allreduce, $n ranks, $tls, 4 B to 1 MiB" "$B" ring --spawn --ranks "$n" $(ucx "$tls") \
@@ -39,6 +40,13 @@ for c in allreduce reducescatter allgather alltoall; do
     json_assert "$work/$c-$size.json" "d['wrong_total'] == 0 and d['collective'] == '$c'" \
       "d['sizes'][0]['count'] == ($size // 4 if '$c' != 'alltoall' else $size // 4 // 3 * 3)"
   done
+done
+
+# An odd size (1001 floats) at 2 and 4 ranks, over shared memory.
+for n in 2 4; do
+  check "allreduce, $n ranks, 4004 B, shared memory" "$B" ring --spawn --ranks "$n" \
+    $(ucx sm,self) -s 4004 "${small[@]}" --json "$work/odd$n.json"
+  json_assert "$work/odd$n.json" "d['wrong_total'] == 0 and d['sizes'][0]['count'] == 1001"
 done
 
 # --op write: into the peer's buffer, then a notification; checked.
@@ -89,6 +97,19 @@ if command -v mpirun >/dev/null; then
 else
   echo "no mpirun: the mpirun case is skipped"
 fi
+
+# Launched by Slurm's srun: ranks from its environment (SLURM_PROCID, SLURM_NTASKS, the
+# coordinator on the first host of SLURM_STEP_NODELIST), set here as srun sets them.
+slurm_rank() {
+  SLURM_PROCID=$1 SLURM_NTASKS=2 SLURM_JOB_ID=$$ SLURM_STEP_ID=0 SLURM_STEP_NODELIST=127.0.0.1 \
+    "$B" ring $(ucx tcp,self) -b 4 -e 64K -f 64 "${small[@]}" -q "${@:2}"
+}
+slurm_rank 1 >"$work/slurm1.out" 2>&1 &
+slurm1=$!
+check "allreduce under srun's environment, 2 ranks" slurm_rank 0 --json "$work/slurm.json"
+wait "$slurm1" && ok "rank 1 under srun's environment exits 0" || bad "rank 1: $(cat "$work/slurm1.out")"
+json_assert "$work/slurm.json" "d['wrong_total'] == 0 and d['ranks'] == 2" \
+  "d['context']['rank_source'] == 'slurm'"
 
 # -c 0: no check, pure timing.
 check "allreduce -c 0" "$B" ring --spawn --ranks 2 $(ucx sm,self) -s 64K -c 0 "${small[@]}" \
