@@ -8,11 +8,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/wire.hpp"
+#include "launch/coordinator_bind.hpp"
 
 namespace dlcnet {
 namespace {
@@ -85,12 +87,27 @@ Job::Job(JobConfig cfg) : cfg_(std::move(cfg)) {
   bc.rank = cfg_.rank;
   bc.size = cfg_.world_size;
   bc.coordinator_host = cfg_.coordinator_host;
+  if (cfg_.rank == 0 && cfg_.world_size > 1) {
+    const char* over = std::getenv("DLCNET_COORDINATOR_BIND");
+    const CoordinatorBind bind = coordinator_bind(cfg_.coordinator_host, over ? over : "");
+    bc.bind_host = cfg_.bind_host.empty() ? bind.host : cfg_.bind_host;
+    if (cfg_.bind_host.empty() && !bind.why.empty()) {
+      std::fprintf(stderr, "rank 0: %s\n", bind.why.c_str());
+    }
+  }
   bc.port = cfg_.port;
   bc.job_token = cfg_.job_token;
   bc.join_timeout = cfg_.timeout;
   bc.op_timeout = cfg_.op_timeout.count() > 0 ? cfg_.op_timeout : cfg_.timeout;
   bc.wire_version = cfg_.wire_version;
-  boot_ = std::make_unique<TcpBootstrap>(bc);
+  try {
+    boot_ = std::make_unique<TcpBootstrap>(bc);
+  } catch (const Error& e) {
+    if (cfg_.rank != 0) throw;
+    throw Error(std::string(e.what()) + " (rank 0 listens on the coordinator's address " +
+                bc.bind_host + ", where the other ranks connect: run rank 0 on that host, or " +
+                "set DLCNET_COORDINATOR_BIND)");
+  }
 }
 
 Job::~Job() = default;

@@ -36,8 +36,10 @@ namespace dlcnet {
 struct JobConfig {
   int rank = 0;
   int world_size = 1;
-  std::string coordinator_host;  // ignored by rank 0
-  uint16_t port = 0;             // rank 0 listens here; 0: any free port
+  std::string
+      coordinator_host;   // rank 0 listens on it when it is an address (coordinator_bind.hpp)
+  std::string bind_host;  // rank 0 listens here; "": from coordinator_host (coordinator_bind.hpp)
+  uint16_t port = 0;      // rank 0 listens here; 0: any free port
   uint64_t job_token = 0;
   std::string rank_source = "options";       // options, open-mpi, pmi, slurm, spawn
   std::chrono::milliseconds timeout{30000};  // join, and each clock ping-pong round

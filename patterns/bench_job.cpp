@@ -107,6 +107,9 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   jc.rank = role;
   jc.world_size = 2;
   jc.coordinator_host = o.loopback ? "127.0.0.1" : o.server;
+  // The server (no host given) waits for a client from anywhere, as perftest's does; with
+  // --loopback both ends are on this host.
+  if (o.server.empty()) jc.bind_host = o.loopback ? "127.0.0.1" : "0.0.0.0";
   jc.port = port;
   jc.timeout = std::chrono::seconds(o.spec.timeout_s);
   // The responder of a one-sided test waits in a barrier while the initiator runs a whole size.
