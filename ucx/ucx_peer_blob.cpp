@@ -19,7 +19,7 @@ Bytes encode_peer_blob(const PeerBlob& blob) {
   WireWriter w;
   write_blob_tag(w, kBlobTag, kBlobVersion);
   w.blob(blob.worker_address);
-  w.str(blob.selection.tls).str(blob.selection.net_devices);
+  w.str(blob.selection.tls).str(blob.selection.net_devices).str(blob.memory_domain);
   w.u32(static_cast<uint32_t>(blob.regions.size()));
   for (const RegionInfo& r : blob.regions) w.u64(r.addr).u64(r.length).blob(r.rkey);
   return w.take();
@@ -37,6 +37,7 @@ PeerBlob decode_peer_blob(std::span<const uint8_t> data, int from_rank) {
   b.worker_address = r.blob("worker address", kMaxAddressBytes);
   b.selection.tls = r.str("UCX_TLS");
   b.selection.net_devices = r.str("UCX_NET_DEVICES");
+  b.memory_domain = r.str("memory domain");
   uint32_t n = r.u32("region count");
   if (n > kMaxRegions)
     throw ProtocolError(who + ": claims " + std::to_string(n) + " memory regions, more than " +

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/bytes.hpp"
@@ -12,7 +13,7 @@
 namespace dlcnet::ucx {
 
 inline constexpr const char* kBlobTag = "ucx";
-inline constexpr uint16_t kBlobVersion = 1;
+inline constexpr uint16_t kBlobVersion = 2;
 
 struct RegionInfo {
   uint64_t addr = 0;
@@ -24,6 +25,7 @@ struct RegionInfo {
 struct PeerBlob {
   Bytes worker_address;
   Selection selection;
+  std::string memory_domain;  // shared_memory_domain(): equal on both ends = one host
   std::vector<RegionInfo> regions;
   bool operator==(const PeerBlob&) const = default;
 };

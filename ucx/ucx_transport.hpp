@@ -33,8 +33,11 @@
 // - Error handling: endpoints use UCP_ERR_HANDLING_MODE_PEER, so a dead peer surfaces as error
 //   completions and poll() returning -1. UCX 1.13's shared-memory transports cannot detect a
 //   dead peer, so where only they are allowed (UCX_TLS=sm and the like) endpoints use mode
-//   "none"; describe() reports the mode per peer. With UCX_TLS unset, mode "peer" makes UCX 1.13
-//   pick tcp (not shared memory) between ranks on one host.
+//   "none"; describe() reports the mode per peer. Between ranks of one host (one kernel, the
+//   same namespaces: ucx_host_id.hpp) whose UCX_TLS allows shared memory (unset, "all", "sm",
+//   ...) endpoints use mode "none" too, so UCX picks shared memory as ucx_perftest does; the job's
+//   bootstrap, not UCX, then finds a dead peer. Ranks in different network namespaces of one
+//   host (the namespace star) stay on the network.
 #pragma once
 
 #include <memory>

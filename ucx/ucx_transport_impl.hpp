@@ -63,8 +63,9 @@ struct Peer {
   bool failed = false;
   ucs_status_t failure = UCS_OK;  // why the endpoint failed (on_peer_error)
   ucp_err_handling_mode_t err_mode = UCP_ERR_HANDLING_MODE_NONE;
-  uint32_t sends = 0;  // credits in use: send, write, read (limit send_depth)
-  uint32_t recvs = 0;  // credits in use: recv (limit recv_depth)
+  bool same_host = false;  // one kernel and namespaces (ucx_host_id.hpp): shared memory may serve
+  uint32_t sends = 0;      // credits in use: send, write, read (limit send_depth)
+  uint32_t recvs = 0;      // credits in use: recv (limit recv_depth)
   EndpointInfo info;
 };
 
@@ -111,7 +112,7 @@ class UcxTransport final : public Transport {
 
   // connect() steps (ucx_transport_connect.cpp).
   void check_peer_list(std::span<const int> peers) const;
-  void create_endpoint(Peer& p, const Bytes& address);
+  void create_endpoint(Peer& p, const Bytes& address, bool same_host);
   void handshake(std::span<const int> peers);
 
   // Datapath helpers (ucx_transport_datapath.cpp). The checks every post makes are inline and

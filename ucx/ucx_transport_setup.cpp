@@ -180,6 +180,7 @@ nlohmann::json UcxTransport::describe() const {
     nlohmann::json e = to_json(p.info);
     e["peer"] = p.rank;
     e["error_handling"] = mode_name(p.err_mode);
+    e["same_host"] = p.same_host;
     endpoints.push_back(std::move(e));
   }
   return {

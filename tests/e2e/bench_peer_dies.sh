@@ -1,11 +1,13 @@
 # A dlc-bench peer killed in the middle of a sweep (separate server and client processes over
 # UCX on this host): the survivor stops within seconds, names the dead peer (rank and host),
 # and the client's JSON keeps every size measured before, marked incomplete.
-# $1: the UCX transports (tcp; sm: shared memory, which cannot see a dead peer by itself).
+# $1: the UCX transports (tcp; sm: shared memory, which cannot see a dead peer by itself;
+# default: UCX_TLS unset, which on one host is shared memory too).
 source "$(dirname "$0")/lib.sh"
 tls="$1"
 B="$BIN/dlc-bench"
-T=(--transport ucx --ucx-tls "$tls" --timeout 30)
+T=(--transport ucx --timeout 30)
+[ "$tls" = default ] || T+=(--ucx-tls "$tls")
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }

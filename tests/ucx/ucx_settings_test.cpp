@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "core/error.hpp"
 #include "core/wire.hpp"
 #include "ucx/ucx_handles.hpp"
+#include "ucx/ucx_host_id.hpp"
 #include "ucx/ucx_peer_blob.hpp"
 
 namespace dlcnet::ucx {
@@ -35,12 +39,12 @@ TEST(UcxSettings, OptionsOverrideTheEnvironmentForThisContextOnly) {
 }
 
 TEST(UcxPeerBlob, RoundTrips) {
-  PeerBlob b{{1, 2, 3}, {"tcp", "all"}, {{0x1000, 64, {9, 9}}, {0x2000, 128, {}}}};
+  PeerBlob b{{1, 2, 3}, {"tcp", "all"}, "boot/1/2/3/4", {{0x1000, 64, {9, 9}}, {0x2000, 128, {}}}};
   EXPECT_EQ(decode_peer_blob(encode_peer_blob(b), 2), b);
 }
 
 TEST(UcxPeerBlob, ForeignAndTruncatedBlobsNameTheRank) {
-  PeerBlob b{{1, 2, 3}, {"tcp", "all"}, {}};
+  PeerBlob b{{1, 2, 3}, {"tcp", "all"}, "", {}};
   Bytes enc = encode_peer_blob(b);
   enc.pop_back();
   try {
@@ -59,6 +63,23 @@ TEST(UcxPeerBlob, ForeignAndTruncatedBlobsNameTheRank) {
               std::string::npos)
         << e.what();
   }
+}
+
+TEST(UcxHostId, SharedMemoryIsAllowedUnlessTheListLeavesItOut) {
+  EXPECT_TRUE(allows_shared_memory(""));
+  EXPECT_TRUE(allows_shared_memory("all"));
+  EXPECT_TRUE(allows_shared_memory("sm,self"));
+  EXPECT_TRUE(allows_shared_memory("tcp,posix"));
+  EXPECT_TRUE(allows_shared_memory("^ib"));
+  EXPECT_FALSE(allows_shared_memory("tcp,self"));
+  EXPECT_FALSE(allows_shared_memory("rc_verbs,self"));
+}
+
+TEST(UcxHostId, ThisProcessHasADomainOfItsKernelAndNamespaces) {
+  const std::string d = shared_memory_domain();
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d, shared_memory_domain());
+  EXPECT_EQ(std::count(d.begin(), d.end(), '/'), 4) << d;  // boot id / net / mnt / ipc / pid
 }
 
 }  // namespace
