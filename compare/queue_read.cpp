@@ -82,6 +82,12 @@ QueueInput read_queue_input(const std::string& path, const QueueSource& src) {
   if (format == "fanin") {
     in.fanin = read_fanin_queue(path);
     in.series = in.fanin->series;
+    if (in.fanin->origin_from == "first round") {
+      in.note = path +
+                ": no flow_origin_s (an older dlc-bench): time zero taken as the first "
+                "post of its first listed round; solo rounds and background are not "
+                "listed: if they ran, give --offset-s";
+    }
   } else if (format == "model") {
     in.series = read_model_queue(path);
   } else if (format == "simai") {
