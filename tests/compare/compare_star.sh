@@ -98,9 +98,13 @@ sed 's/^/  | /' "$work/out" | head -20
 # The model's senders send at the calibrated rate and hold nothing back: 4 x 1 MiB into one
 # port of that rate peak at 3 MiB (3/4 of the bytes). The sampled tbf holds less: TCP's send
 # buffers and window still keep part of a burst at the senders, and the sampler sees the queue
-# every 100 us. Measured here (2026-11-24): see docs/compare.md "Queue monitors". A factor 2
-# either way on the whole run's peak and on the median incast round's peak is the bound: the
-# model is a fluid with ideal senders, the check is that it predicts the queue's scale.
+# every 100 us. Measured here (2026-11-24, load average 7 to 13, docs/compare.md "Queue
+# monitors"): sampled peak 2606 and 3100 KiB against predicted 3066 and 3320 KiB (x1.07, x1.18),
+# incast rounds' peaks x1.03 to x1.50 (a round whose sampled queue came in two humps). A factor
+# 2 either way on the whole run's peak and on the median incast round's peak: twice the worst
+# seen, for a loaded host's calibration (it moves the model's drain rate); the model is a fluid
+# with ideal senders and the check is that it predicts the queue's scale at the right time (a
+# prediction x 10, or one not aligned by flow_origin_s, fails it).
 json_assert "$work/q.json" \
   "d['schema'] == 'dlcnet.compare-queue/1' and d['alignment']['from'] == 'flow_origin_s'" \
   "0.5 <= d['peak']['predicted_bytes'] / d['peak']['measured_bytes'] <= 2" \
