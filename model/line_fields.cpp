@@ -41,11 +41,28 @@ void LineFields::fail_line(const std::string& why) const {
 }
 
 std::string_view LineFields::field(std::string_view name) {
+  if (separator_ != 0) return separated(name);
   while (pos_ < line_.size() && is_space(line_[pos_])) ++pos_;
   if (pos_ == line_.size()) fail(name, "missing");
   const size_t begin = pos_;
   while (pos_ < line_.size() && !is_space(line_[pos_])) ++pos_;
   return std::string_view(line_).substr(begin, pos_ - begin);
+}
+
+std::string_view LineFields::separated(std::string_view name) {
+  if (pos_ > line_.size()) fail(name, "missing");  // past the last separator
+  size_t end = line_.find(separator_, pos_);
+  if (end == std::string::npos) end = line_.size();
+  size_t begin = pos_, last = end;
+  pos_ = end + 1;  // past the separator (past the end after the last field)
+  while (begin < last && is_space(line_[begin])) ++begin;
+  while (last > begin && is_space(line_[last - 1])) --last;
+  if (begin == last) fail(name, "missing");
+  return std::string_view(line_).substr(begin, last - begin);
+}
+
+std::string_view LineFields::text(std::string_view name) {
+  return field(name);
 }
 
 uint64_t LineFields::whole(std::string_view name) {
@@ -91,7 +108,18 @@ uint32_t LineFields::hex32(std::string_view name) {
   return v;
 }
 
+bool LineFields::at_end() {
+  if (separator_ != 0) return pos_ > line_.size();
+  while (pos_ < line_.size() && is_space(line_[pos_])) ++pos_;
+  return pos_ == line_.size();
+}
+
 void LineFields::expect_end(std::string_view what) {
+  if (separator_ != 0) {
+    if (pos_ <= line_.size())
+      fail_line("more fields than " + std::string(what) + ": \"" + line_.substr(pos_) + "\"");
+    return;
+  }
   while (pos_ < line_.size() && is_space(line_[pos_])) ++pos_;
   if (pos_ != line_.size())
     fail_line("more fields than " + std::string(what) + ": \"" + line_.substr(pos_) + "\"");

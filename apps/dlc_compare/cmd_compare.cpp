@@ -75,7 +75,7 @@ void add_compare(CLI::App& app, int* exit, Argv args) {
     if (o->measured.empty() || o->predicted.empty()) {
       throw CLI::ValidationError("dlc-compare",
                                  "MEASURED and PREDICTED are required "
-                                 "(or a subcommand: predict, calibrate, model-speed)");
+                                 "(or a subcommand: predict, calibrate, queue, model-speed)");
     }
     if (o->calibration.empty() && o->ack_us < 0) {
       throw CLI::ValidationError("dlc-compare",

@@ -68,6 +68,7 @@ int run_predict(const PredictOptions& o, Argv args) {
   if (queue) {
     write_stream(*queue, [&](std::ostream& out) {
       out << "time_s,bytes\n";
+      out.precision(12);  // ns over hours
       for (const model::QueuePoint& q : p.queue) out << q.t_s << ',' << q.bytes << '\n';
     });
   }

@@ -19,6 +19,7 @@ void add_predict(CLI::App& app, int* exit, Argv args);
 void add_model_speed(CLI::App& app, int* exit, Argv args);
 void add_calibrate(CLI::App& app, int* exit, Argv args);
 void add_predict_job(CLI::App& app, int* exit, Argv args);
+void add_queue(CLI::App& app, int* exit, Argv args);
 // MEASURED PREDICTED on the main command (no subcommand).
 void add_compare(CLI::App& app, int* exit, Argv args);
 

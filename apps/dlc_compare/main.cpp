@@ -9,7 +9,8 @@ int main(int argc, char** argv) {
   using namespace dlcnet::compare::cli;
   CLI::App app{
       "dlc-compare: compare a measured run (the flow map of --export-flows) with a simulator's "
-      "fct.txt (dlc-compare MEASURED PREDICTED, docs/compare.md); predict a flow.txt with "
+      "fct.txt (dlc-compare MEASURED PREDICTED, docs/compare.md), or a measured queue with a "
+      "predicted one (queue); predict a flow.txt with "
       "dlcnet's reference model (predict); calibrate the model from dlc-bench reports"};
   app.require_subcommand(0, 1);
   int exit = kExitOk;
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   add_model_speed(app, &exit, args);
   add_calibrate(app, &exit, args);
   add_predict_job(app, &exit, args);
+  add_queue(app, &exit, args);
   add_compare(app, &exit, args);
   dlcnet::add_version_flag(app, "dlc-compare");
   try {

@@ -215,6 +215,9 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     doc["phases_s"] = jl.phases_json();
     doc["setup"] = jl.setup_json();
     if (sampler) doc["qdisc"] = queue_json(queue);
+    // Time zero of --export-flows' flow.txt and of --fct (the first post of any message) on
+    // the clock of every other time here: a prediction's time axis maps onto this one by it.
+    if (!fmap.flows.empty()) doc["flow_origin_s"] = fmap.origin_ns * 1e-9;
     doc["files"] = out.files_json();
     if (!o.export_flows.empty()) {
       doc["files"]["flows"] = o.export_flows;

@@ -2,7 +2,9 @@
 # dlc-compare MEASURED PREDICTED and dlc-compare calibrate from the command line: a hand-made
 # flow map against a hand-made fct.txt (errors +10%, -10%, +10%, 0%) gives the JSON and CSV;
 # missing arguments, an fct.txt of another flow list and a malformed map exit non-zero with
-# the file, line and field named.
+# the file, line and field named. dlc-compare queue: a hand-made fan-in report against a SimAI
+# monitor (the port with the largest peak chosen and named), a bad row named by file, line and
+# field.
 set -euo pipefail
 tool="$1"
 dir="$(mktemp -d)"
@@ -56,4 +58,35 @@ sed 's/^2 1 0 10001 3000/2 1 0 10001 3x00/' "$dir/m.map" >"$dir/bad.map"
 expect_error 3 "bad.map:7: field size" "$dir/bad.map" "$dir/fct.txt" --ack-latency-us 10
 expect_error 3 "nothing.map: cannot open" "$dir/nothing.map" "$dir/fct.txt" --ack-latency-us 10
 expect_error 3 "c.json: missing key \"test\"" calibrate "$dir/c.json" --out "$dir/x.json"
+# dlc-compare queue: measured 1000 B from 10 s to 12 s (flow.txt's zero at 10 s); SimAI's port 4:2
+# holds 2000 B from 0.5 s to 1.5 s after that zero, port 4:1 at most 500 B.
+cat > "$dir/fan.json" <<'EOF2'
+{"flow_origin_s": 10.0,
+ "iterations": [{"kind": "incast", "iteration": 1, "first_post_s": 10.0, "last_arrival_s": 12.0}],
+ "qdisc": {"series": {"t_s": [10.0, 11.0, 12.0], "backlog_bytes": [1000, 1000, 1000]}}}
+EOF2
+cat > "$dir/mon.csv" <<'EOF2'
+time, sw_id, port_id, q_id, q_len, port_len
+100000000, 4, 1, 0, 500, 500
+500000000, 4, 2, 0, 2000, 2000
+1500000000, 4, 2, 0, 0, 0
+EOF2
+"$tool" queue "$dir/fan.json" "$dir/mon.csv" --grid-us 500000 --json "$dir/q.json" \
+  --csv "$dir/q.csv" >"$dir/out" || fail "queue: exit $?: $(cat "$dir/out")"
+grep -q "port 4:2, the largest peak of its 2 ports" "$dir/out" || fail "queue: $(cat "$dir/out")"
+python3 - "$dir/q.json" <<'PY' || fail "queue JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "dlcnet.compare-queue/1", d["schema"]
+assert d["alignment"] == {"offset_s": 10.0, "from": "flow_origin_s"}, d["alignment"]
+assert d["peak"]["predicted_bytes"] == 2000 and d["peak"]["error"] == 1.0, d["peak"]
+# grid 0, 0.5, 1, 1.5, 2: predicted 0, 2000, 2000, 0, 0 -> mean 800
+assert abs(d["mean"]["predicted_bytes"] - 800) < 1e-9, d["mean"]
+assert d["rounds"][0]["predicted_peak_bytes"] == 2000, d["rounds"]
+PY
+[ "$(wc -l < "$dir/q.csv")" -eq 6 ] || fail "queue CSV: $(cat "$dir/q.csv")"
+sed 's/^500000000, 4, 2, 0, 2000/500000000, 4, 2, 0, 2x00/' "$dir/mon.csv" >"$dir/bad.csv"
+expect_error 3 "bad.csv:3: field q_len: \"2x00\" is not a whole number" queue "$dir/fan.json" \
+  "$dir/bad.csv"
+expect_error 3 "no port 9:9" queue "$dir/fan.json" "$dir/mon.csv" --port 9:9
 echo "compare_cli: ok"

@@ -9,7 +9,12 @@
 #     completion time of each measured iteration (the rounds after 12 solo and 1 warm-up) within
 #     10% of the prediction (issue 15), median and each.
 # Then the same comparison against a calibration whose rate is doubled must report the rounds
-# about 50% fast: the comparison can fail. Root only: exits 77 when not root or `ip netns add`
+# about 50% fast: the comparison can fail.
+# The queue (dlc-compare queue): on a second star whose senders put a burst on the wire at once
+# (--initcwnd 1000, as an RDMA NIC would), a fan-in with the tbf's backlog sampled (--qdisc) is
+# predicted with the model's bottleneck port (--port-host 0, the tbf's limit as its buffer) and
+# the predicted queue compared with the sampled one; a prediction scaled by 10 must fail the
+# same check. Root only: exits 77 when not root or `ip netns add`
 # fails. $1: the build's bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -75,4 +80,53 @@ check "compare (rate doubled)" "$C" "$work/f.txt.map" "$work/fct2.txt" --calibra
   "$work/c2.json" --json "$work/cmp2.json"
 json_assert "$work/cmp2.json" \
   "-0.6 <= sorted(g['error'] for g in d['groups'][13:])[2] <= -0.4"
+
+qprefix="${prefix}q"
+star_prefixes+=("$qprefix")
+check "star up (--initcwnd 1000)" bash "$STAR" up --prefix "$qprefix" --hosts 5 --rate 100mbit \
+  --burst 32kb --limit 8mb --initcwnd 1000
+check "fanin with --qdisc" bash "$RUN" --prefix "$qprefix" --ranks 5 --logs "$work/qlogs" \
+  --timeout 200 -- "$B" fanin --transport ucx --ucx-tls tcp,self -s 64K --burst 16 -n 3 \
+  --warmup 1 --solo 1 --timeout 60 -q --qdisc p0 --qdisc-netns "$qprefix-sw" \
+  --export-flows "$work/g.txt" --json "$work/gfan.json"
+check "predict with the port" "$C" predict "$work/g.txt" --calibration "$work/c.json" \
+  --out "$work/gfct.txt" --sharing connection --hosts 5 --port-host 0 --port-buffer 8388608 \
+  --queue "$work/q.csv"
+check "queue" "$C" queue "$work/gfan.json" "$work/q.csv" --json "$work/q.json" \
+  --csv "$work/qgrid.csv"
+sed 's/^/  | /' "$work/out" | head -20
+# The model's senders send at the calibrated rate and hold nothing back: 4 x 1 MiB into one
+# port of that rate peak at 3 MiB (3/4 of the bytes). The sampled tbf holds less: TCP's send
+# buffers and window still keep part of a burst at the senders, and the sampler sees the queue
+# every 100 us. Measured here (2026-11-24, load average 7 to 13, docs/compare.md "Queue
+# monitors"): sampled peak 2606 and 3100 KiB against predicted 3066 and 3320 KiB (x1.07, x1.18),
+# incast rounds' peaks x1.03 to x1.50 (a round whose sampled queue came in two humps). A factor
+# 2 either way on the whole run's peak and on the median incast round's peak: twice the worst
+# seen, for a loaded host's calibration (it moves the model's drain rate); the model is a fluid
+# with ideal senders and the check is that it predicts the queue's scale at the right time (a
+# prediction x 10, or one not aligned by flow_origin_s, fails it).
+json_assert "$work/q.json" \
+  "d['schema'] == 'dlcnet.compare-queue/1' and d['alignment']['from'] == 'flow_origin_s'" \
+  "0.5 <= d['peak']['predicted_bytes'] / d['peak']['measured_bytes'] <= 2" \
+  "sorted(r['predicted_peak_bytes'] / max(r['measured_peak_bytes'], 1) for r in d['rounds'] \
+     if r['kind'] == 'incast')[1] <= 2" \
+  "sorted(r['predicted_peak_bytes'] / max(r['measured_peak_bytes'], 1) for r in d['rounds'] \
+     if r['kind'] == 'incast')[1] >= 0.5" \
+  "len(rows('$work/qgrid.csv')) == d['grid_points']"
+check "queue plot" "$ROOT/tools/dlc-compare-plot" --queue-csv "$work/qgrid.csv" \
+  --queue-json "$work/q.json" --out "$work/plots"
+[ -s "$work/plots/queue.png" ] && ok "plot queue.png" || bad "no plot queue.png"
+[ -z "${DLCNET_COMPARE_KEEP:-}" ] ||
+  cp -r "$work/plots" "$work/q.json" "$work/gfan.json" "$work/q.csv" "$DLCNET_COMPARE_KEEP/"
+# The check can fail: the prediction's queue scaled by 10.
+python3 - "$work/q.csv" "$work/q10.csv" <<'PY'
+import sys
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as g:
+    g.write(f.readline())
+    for line in f:
+        t, b = line.strip().split(",")
+        g.write(f"{t},{float(b) * 10}\n")
+PY
+check "queue (scaled by 10)" "$C" queue "$work/gfan.json" "$work/q10.csv" --json "$work/q10.json"
+json_assert "$work/q10.json" "d['peak']['predicted_bytes'] / d['peak']['measured_bytes'] > 2"
 finish
