@@ -1,7 +1,7 @@
-// The reports every tool that aligns clocks and moves messages shares (dlc-replay today,
-// dlc-bench's N-rank patterns and dlc-compare next): each rank's clock against rank 0's with
-// its bound, how the ranks started, and one-way latency per (sender, receiver) pair, as JSON
-// and as console lines and tables. Seconds in JSON; printers convert.
+// The reports every tool that aligns clocks and moves messages shares (dlc-replay and
+// dlc-bench's N-rank patterns, fanin and ring): each rank's clock against rank 0's with its
+// bound, how the ranks started, and one-way latency per (sender, receiver) pair, as JSON and as
+// console lines and tables. Seconds in JSON; printers convert.
 #pragma once
 
 #include <ostream>

@@ -14,7 +14,11 @@ int rank_main(const RankMain& m, int argc, const char* const* argv,
   const std::string& tool = m.spawn_options.tool;
   std::string who;
   try {
-    if (m.spawn) return spawn_ranks(spawn_args(argc, argv), m.spawn_options);
+    if (m.spawn) {
+      SpawnOptions so = m.spawn_options;
+      if (m.prepare_spawn) m.prepare_spawn(so);
+      return spawn_ranks(spawn_args(argc, argv), so);
+    }
     auto env = resolve_rank_env(m.given, process_env());
     if (!env) {
       throw Error(

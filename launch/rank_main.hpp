@@ -17,6 +17,9 @@ struct RankMain {
   // What to say when no rank can be found, after "no rank: give --rank/--world-size/
   // --coordinator, run under mpirun or srun, or start every rank here with ".
   const char* spawn_hint = "--spawn";
+  // With --spawn only, before the ranks start: fills in what only the tool's input says (dlc-
+  // replay: the world size, from its trace). Its errors are reported as the run's.
+  std::function<void(SpawnOptions&)> prepare_spawn;
 };
 
 int rank_main(const RankMain& m, int argc, const char* const* argv,

@@ -1,10 +1,8 @@
 // dlc-compare predict FLOW_TXT --calibration C.json --out fct.txt: the reference model's
 // prediction of an HPCC flow list, written as HPCC's fct.txt; optionally the matching
 // topology.txt, the bottleneck port's queue (CSV) and a JSON summary.
-#include <algorithm>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "apps/dlc_compare/commands.hpp"
 #include "core/error.hpp"
@@ -14,38 +12,18 @@
 #include "model/hpcc_flow.hpp"
 #include "model/hpcc_topology.hpp"
 #include "model/predict.hpp"
+#include "model/predict_report.hpp"
 
 namespace dlcnet::compare::cli {
 namespace {
 
 struct PredictOptions {
   std::string flows, calibration, out, topology, queue, json;
-  uint32_t hosts = 0;
-  int64_t port_host = -1;
-  double port_rate_Bps = 0, port_buffer_bytes = 0;
-  std::string sharing = "flow";
+  model::NetworkRequest net;
 };
 
-model::Network network_for(const PredictOptions& o, const std::vector<model::HpccFlow>& flows,
-                           const model::Calibration& c) {
-  uint32_t needed = 0;
-  for (const model::HpccFlow& f : flows) needed = std::max({needed, f.src + 1, f.dst + 1});
-  if (o.hosts != 0 && o.hosts < needed) {
-    throw Error("--hosts " + std::to_string(o.hosts) + ": " + o.flows + " names host " +
-                std::to_string(needed - 1));
-  }
-  model::Network n = model::uniform_network(std::max({o.hosts, needed, 1u}), c);
-  n.connections = o.sharing == "connection";
-  if (o.port_host >= 0) {
-    n.port = model::BottleneckPort{static_cast<uint32_t>(o.port_host),
-                                   o.port_rate_Bps > 0 ? o.port_rate_Bps : c.link_rate_Bps,
-                                   o.port_buffer_bytes};
-  }
-  return n;
-}
-
 int run_predict(const PredictOptions& o, Argv args) {
-  if (!o.queue.empty() && o.port_host < 0) {
+  if (!o.queue.empty() && o.net.port_host < 0) {
     throw Error("--queue: needs a bottleneck port (--port-host)");
   }
   // Every file opened before the model runs (core/output_file.hpp).
@@ -55,7 +33,7 @@ int run_predict(const PredictOptions& o, Argv args) {
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const model::Calibration c = model::read_calibration(o.calibration);
   const std::vector<model::HpccFlow> flows = model::read_flow_txt(o.flows);
-  const model::Network net = network_for(o, flows, c);
+  const model::Network net = model::network_for(o.net, flows, o.flows, c);
   const std::vector<model::Message> messages = model::messages_from_flows(flows);
   const model::Prediction p = model::predict(net, c, messages);
   write_stream(fct, [&](std::ostream& out) {
@@ -76,27 +54,9 @@ int run_predict(const PredictOptions& o, Argv args) {
             << " hosts, from " << p.begin_s << " s to " << p.end_s << " s; " << p.events
             << " events; fct.txt in " << o.out << '\n';
   if (json) {
-    nlohmann::json doc;
-    doc["context"] = make_run_context("dlc-compare predict", args.argc, args.argv);
-    doc["calibration"] = model::to_json(c);
-    doc["flows"] = flows.size();
-    doc["sharing"] = o.sharing;
-    doc["hosts"] = net.hosts();
-    doc["begin_s"] = p.begin_s;
-    doc["end_s"] = p.end_s;
-    doc["events"] = p.events;
-    doc["solves"] = p.solves;
-    nlohmann::json links = nlohmann::json::array();
-    for (const model::LinkUse& l : p.links) {
-      links.push_back({{"link", l.name},
-                       {"rate_Bps", l.rate_Bps},
-                       {"bytes", l.bytes},
-                       {"utilisation", l.utilisation}});
-    }
-    doc["links"] = links;
-    if (net.port) doc["queue_max_bytes"] = p.queue_max_bytes;
-    doc["files"] = {{"fct", o.out}};
-    write_json_file(*json, doc);
+    write_json_file(
+        *json, model::predict_report(make_run_context("dlc-compare predict", args.argc, args.argv),
+                                     c, flows.size(), o.net.sharing, net, p, o.out));
   }
   return kExitOk;
 }
@@ -118,17 +78,17 @@ void add_predict(CLI::App& app, int* exit, Argv args) {
                   "(docs/model.md)")
       ->required();
   sub->add_option("--out", o->out, "fct.txt to write")->required();
-  sub->add_option("--hosts", o->hosts, "hosts on the switch (default: the largest id + 1)");
+  sub->add_option("--hosts", o->net.hosts, "hosts on the switch (default: the largest id + 1)");
   sub->add_option("--topology", o->topology, "also write HPCC's topology.txt for these hosts");
-  sub->add_option("--port-host", o->port_host,
+  sub->add_option("--port-host", o->net.port_host,
                   "make the switch's port towards this host a bottleneck with a buffer");
-  sub->add_option("--port-rate", o->port_rate_Bps,
+  sub->add_option("--port-rate", o->net.port_rate_Bps,
                   "the bottleneck port's rate in bytes/s (default: the link rate)");
-  sub->add_option("--port-buffer", o->port_buffer_bytes,
+  sub->add_option("--port-buffer", o->net.port_buffer_bytes,
                   "the bottleneck port's buffer in bytes (default 0: a plain link)");
   sub->add_option("--queue", o->queue, "write the port's fluid queue length over time (CSV)");
   sub->add_option("--json", o->json, "a JSON summary: links' utilisation, span, events");
-  sub->add_option("--sharing", o->sharing,
+  sub->add_option("--sharing", o->net.sharing,
                   "flow: every flow shares its links on its own (HPCC: a queue pair per flow); "
                   "connection: the flows of one (src, dst) pair go one after another in start "
                   "order, as dlcnet's messages on one queue pair or UCX endpoint")

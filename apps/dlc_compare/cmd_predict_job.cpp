@@ -2,19 +2,14 @@
 // model's prediction of a DLC job run the way dlc-replay runs it, from its dependencies and
 // think times (replay/job_messages.hpp), written as HPCC's fct.txt named after a replay's flow
 // map (its sports), for `dlc-compare RUN.map fct.txt --free-starts`.
-#include <algorithm>
-#include <cmath>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <tuple>
 
 #include "apps/dlc_compare/commands.hpp"
 #include "compare/flow_map.hpp"
+#include "compare/named_fct.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
-#include "flows/fct.hpp"
 #include "model/hpcc_fct.hpp"
 #include "model/predict.hpp"
 #include "replay/job_messages.hpp"
@@ -30,10 +25,6 @@ struct PredictJobOptions {
   uint32_t iterations = 0;
   double time_scale = 1.0;
 };
-
-uint64_t to_ns(double s) {
-  return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9));
-}
 
 int run_predict_job(const PredictJobOptions& o) {
   OutputFile fct("--out", o.out);
@@ -52,41 +43,13 @@ int run_predict_job(const PredictJobOptions& o) {
   net.connections = o.sharing == "connection";
   const model::Prediction p = model::predict(net, c, jm.messages);
 
-  using Key = std::tuple<uint32_t, uint32_t, int32_t, int32_t>;
-  std::map<Key, const MappedFlow*> by_name;
-  for (const MappedFlow& f : like.flows) by_name[{f.src, f.dst, f.key, f.opnum}] = &f;
-  double origin = p.messages.empty() ? 0 : p.messages[0].start_s;
-  for (const model::MessageTimes& t : p.messages) origin = std::min(origin, t.start_s);
-  std::vector<model::FctRecord> out;
-  uint64_t unnamed = 0;
-  for (size_t i = 0; i < jm.messages.size(); ++i) {
-    const model::Message& m = jm.messages[i];
-    const auto it = by_name.find({m.src, m.dst, jm.key[i], jm.opnum[i]});
-    if (it == by_name.end()) {
-      ++unnamed;
-      continue;
-    }
-    const model::MessageTimes& t = p.messages[i];
-    model::FctRecord r;
-    r.sip = hpcc_node_ip(m.src);
-    r.dip = hpcc_node_ip(m.dst);
-    r.sport = it->second->sport;
-    r.dport = 100;
-    r.size = m.bytes;
-    r.start_ns = to_ns(t.start_s - origin);
-    r.fct_ns = to_ns(t.finish_s + net.latency_s - t.start_s);
-    r.standalone_ns = to_ns(model::standalone_fct_s(m.bytes, c));
-    out.push_back(r);
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const model::FctRecord& a, const model::FctRecord& b) {
-                     return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
-                   });
-  write_stream(fct, [&](std::ostream& f) { model::write_fct_txt(f, out); });
+  const NamedFct named = name_prediction(like, jm.messages, jm.key, jm.opnum, p, net.latency_s, c);
+  write_stream(fct, [&](std::ostream& f) { model::write_fct_txt(f, named.records); });
   std::cout << "dlc-compare predict-job: " << jm.messages.size() << " messages on "
             << map.world_size() << " ranks (" << o.mode << "), from 0 to "
-            << (p.end_s - origin) * 1e3 << " ms; " << out.size() << " named after " << o.like;
-  if (unnamed > 0) std::cout << ", " << unnamed << " not in it (left out)";
+            << (p.end_s - named.origin_s) * 1e3 << " ms; " << named.records.size()
+            << " named after " << o.like;
+  if (named.unnamed > 0) std::cout << ", " << named.unnamed << " not in it (left out)";
   std::cout << "; fct.txt in " << o.out << '\n';
   return kExitOk;
 }

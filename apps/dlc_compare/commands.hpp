@@ -1,5 +1,5 @@
 // The dlc-compare subcommands. Each file adds one subcommand to the CLI and runs it; the work
-// itself is in the dlcnet_model library (model/*.hpp).
+// itself is in the dlcnet_model and dlcnet_compare libraries (model/*.hpp, compare/*.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>

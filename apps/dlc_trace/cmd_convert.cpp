@@ -5,13 +5,13 @@
 
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/dlc_trace/load_or_report.hpp"
-#include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #if DLCNET_WITH_GOAL
 #include "replay/goal_writer.hpp"
 #endif
 #include "trace/trace_native.hpp"
+#include "trace/trace_output_dir.hpp"
 #include "trace/trace_sketch_writer.hpp"
 
 namespace dlcnet::trace::cli {

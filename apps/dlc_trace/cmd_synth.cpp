@@ -6,12 +6,13 @@
 
 #include "apps/cli_number.hpp"
 #include "apps/dlc_trace/commands.hpp"
-#include "apps/dlc_trace/output_dir.hpp"
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
+#include "trace/trace_output_dir.hpp"
 #include "trace/trace_sketch_writer.hpp"
 #include "trace/trace_synth.hpp"
+#include "trace/trace_synth_config.hpp"
 
 namespace dlcnet::trace::cli {
 namespace {
@@ -38,33 +39,6 @@ struct SynthOptions {
   SynthConfig config;
 };
 
-// The configuration as JSON, written beside the job so that checks know what to expect.
-nlohmann::json describe(const SynthConfig& c, uint64_t records) {
-  nlohmann::json j;
-  j["workers"] = c.workers;
-  j["servers"] = c.servers;
-  j["iterations"] = c.iterations;
-  j["model"] = c.model.name;
-  j["meta_bytes"] = c.model.meta_bytes;
-  nlohmann::json params = nlohmann::json::array();
-  for (const ModelParam& p : c.model.params)
-    params.push_back({{"name", p.name}, {"bytes", p.bytes}});
-  j["params"] = params;
-  j["compute_s"] = c.compute_s;
-  j["overlap"] = c.overlap;
-  j["update_s"] = c.update_s;
-  j["search_s"] = c.search_s;
-  j["think_s"] = c.think_s;
-  j["jitter"] = c.jitter;
-  j["latency_s"] = c.latency_s;
-  j["bandwidth_Bps"] = c.bandwidth_Bps;
-  j["split_above"] = c.split_above;
-  j["clock_skew_s"] = c.clock_skew_s;
-  j["seed"] = c.seed;
-  j["records"] = records;
-  return j;
-}
-
 int run_synth(SynthOptions& o, Argv args) {
   SynthConfig& c = o.config;
   if (!o.model_file.empty()) {
@@ -84,17 +58,7 @@ int run_synth(SynthOptions& o, Argv args) {
   c.clock_skew_s = o.clock_skew_s;
   c.split_above = parse_size(o.split_above, "--split-above");
   c.scheduler_files = !o.no_sch;
-  if (o.records != 0) {
-    // Iterations for about that many records: the count is affine in the iterations.
-    SynthConfig one = c;
-    one.iterations = 1;
-    SynthConfig two = c;
-    two.iterations = 2;
-    const uint64_t base = synth_record_count(one);
-    const uint64_t per = synth_record_count(two) - base;
-    c.iterations =
-        static_cast<uint32_t>(1 + (o.records > base ? (o.records - base + per / 2) / per : 0));
-  }
+  if (o.records != 0) c.iterations = iterations_for_records(c, o.records);
   check_config(c);
   prepare_output_dir(o.out, o.force);
   const Job job = synthesize(c);
@@ -102,7 +66,7 @@ int run_synth(SynthOptions& o, Argv args) {
   const uint64_t records = job.record_count();
   nlohmann::json doc;
   doc["context"] = make_run_context("dlc-trace synth", args.argc, args.argv);
-  doc["config"] = describe(c, records);
+  doc["config"] = synth_config_json(c, records);
   OutputFile config("-o", (std::filesystem::path(o.out) / "synth.json").string());
   write_json_file(config, doc);
   std::cout << "wrote " << o.out << ": " << c.workers << " workers, " << c.servers << " servers, "

@@ -1,17 +1,13 @@
-// The job directory synth and convert write: never mixed with an older job's files.
-#pragma once
+#include "trace/trace_output_dir.hpp"
 
 #include <filesystem>
 #include <regex>
-#include <string>
 
 #include "core/error.hpp"
 
-namespace dlcnet::trace::cli {
+namespace dlcnet::trace {
 
-// Refuses a directory that holds anything unless `overwrite`; then removes the node
-// folders (worker<N>, server<N>, scheduler) and synth.json a previous run left, nothing else.
-inline void prepare_output_dir(const std::string& dir, bool overwrite) {
+void prepare_output_dir(const std::string& dir, bool overwrite) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;
@@ -29,4 +25,4 @@ inline void prepare_output_dir(const std::string& dir, bool overwrite) {
   }
 }
 
-}  // namespace dlcnet::trace::cli
+}  // namespace dlcnet::trace

@@ -1,0 +1,56 @@
+#include "compare/named_fct.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "flows/fct.hpp"
+
+namespace dlcnet::compare {
+namespace {
+
+uint64_t to_ns(double s) {
+  return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9));
+}
+
+}  // namespace
+
+NamedFct name_prediction(const FlowMap& like, std::span<const model::Message> messages,
+                         std::span<const int32_t> key, std::span<const int32_t> opnum,
+                         const model::Prediction& prediction, double latency_s,
+                         const model::Calibration& c) {
+  using Key = std::tuple<uint32_t, uint32_t, int32_t, int32_t>;
+  std::map<Key, const MappedFlow*> by_name;
+  for (const MappedFlow& f : like.flows) by_name[{f.src, f.dst, f.key, f.opnum}] = &f;
+  NamedFct named;
+  const std::vector<model::MessageTimes>& times = prediction.messages;
+  named.origin_s = times.empty() ? 0 : times[0].start_s;
+  for (const model::MessageTimes& t : times) named.origin_s = std::min(named.origin_s, t.start_s);
+  for (size_t i = 0; i < messages.size(); ++i) {
+    const model::Message& m = messages[i];
+    const auto it = by_name.find({m.src, m.dst, key[i], opnum[i]});
+    if (it == by_name.end()) {
+      ++named.unnamed;
+      continue;
+    }
+    const model::MessageTimes& t = times[i];
+    model::FctRecord r;
+    r.sip = hpcc_node_ip(m.src);
+    r.dip = hpcc_node_ip(m.dst);
+    r.sport = it->second->sport;
+    r.dport = 100;
+    r.size = m.bytes;
+    r.start_ns = to_ns(t.start_s - named.origin_s);
+    r.fct_ns = to_ns(t.finish_s + latency_s - t.start_s);
+    r.standalone_ns = to_ns(model::standalone_fct_s(m.bytes, c));
+    named.records.push_back(r);
+  }
+  std::stable_sort(named.records.begin(), named.records.end(),
+                   [](const model::FctRecord& a, const model::FctRecord& b) {
+                     return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
+                   });
+  return named;
+}
+
+}  // namespace dlcnet::compare

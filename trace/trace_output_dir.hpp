@@ -1,0 +1,13 @@
+// The job directory dlc-trace synth and convert write: never mixed with an older job's files.
+#pragma once
+
+#include <string>
+
+namespace dlcnet::trace {
+
+// Refuses a directory that holds anything unless `overwrite`; then removes the node
+// folders (worker<N>, server<N>, scheduler) and synth.json a previous run left, nothing else.
+// A path that does not exist is left for the writer to create. Throws Error naming the path.
+void prepare_output_dir(const std::string& dir, bool overwrite);
+
+}  // namespace dlcnet::trace
