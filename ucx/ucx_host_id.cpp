@@ -29,7 +29,8 @@ std::string shared_memory_domain() {
 }
 
 bool allows_shared_memory(const std::string& tls) {
-  static const char* const kShared[] = {"all", "sm", "shm", "posix", "sysv", "cma", "knem", "xpmem"};
+  static const char* const kShared[] = {"all",  "sm",  "shm",  "posix",
+                                        "sysv", "cma", "knem", "xpmem"};
   size_t start = 0;
   while (start <= tls.size()) {
     const size_t end = std::min(tls.find(',', start), tls.size());
