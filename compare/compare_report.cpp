@@ -4,22 +4,12 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "compare/percent.hpp"
+
 #include "core/stats_json.hpp"
 
 namespace dlcnet::compare {
 namespace {
-
-std::string pct(double e) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%+.1f%%", 100 * e);
-  return b;
-}
-
-std::string abs_pct(double e) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f%%", 100 * e);
-  return b;
-}
 
 std::string ms(double s) {
   char b[32];
@@ -75,11 +65,11 @@ void print_comparison(std::ostream& out, const Comparison& c) {
     out << "  " << c.join.unmeasurable.size()
         << " flows have a measured latency <= 0 (clock error above the latency; not compared)\n";
   if (s.count == 0) return;
-  out << "  per message: error p50 " << pct(s.signed_error.p50) << ", p90 "
-      << pct(s.signed_error.p90) << ", p99 " << pct(s.signed_error.p99) << ", min "
-      << pct(s.signed_error.min) << ", max " << pct(s.signed_error.max) << "; |error| p50 "
-      << abs_pct(s.abs_error.p50) << "; MAPE " << abs_pct(s.mape_pct / 100) << "; KS " << s.ks
-      << '\n';
+  out << "  per message: error p50 " << signed_pct(s.signed_error.p50) << ", p90 "
+      << signed_pct(s.signed_error.p90) << ", p99 " << signed_pct(s.signed_error.p99) << ", min "
+      << signed_pct(s.signed_error.min) << ", max " << signed_pct(s.signed_error.max)
+      << "; |error| p50 " << abs_pct(s.abs_error.p50) << "; MAPE " << abs_pct(s.mape_pct / 100)
+      << "; KS " << s.ks << '\n';
   out << "  fct p50: measured " << ms(s.measured_s.p50) << ", predicted " << ms(s.predicted_s.p50)
       << "; p99: measured " << ms(s.measured_s.p99) << ", predicted " << ms(s.predicted_s.p99)
       << '\n';
@@ -90,7 +80,7 @@ void print_comparison(std::ostream& out, const Comparison& c) {
     for (const GroupError& g : c.groups) {
       out << "    " << c.group_kind << ' ' << g.group << ": " << g.messages
           << " messages, measured " << ms(g.measured_s) << ", predicted " << ms(g.predicted_s)
-          << ", error " << pct(g.error()) << '\n';
+          << ", error " << signed_pct(g.error()) << '\n';
     }
   }
   out << "  worst predicted:\n";
@@ -100,7 +90,7 @@ void print_comparison(std::ostream& out, const Comparison& c) {
         << ms(m.start_ns * 1e-9) << (c.group_kind.empty() ? "" : ", ")
         << (c.group_kind.empty() ? "" : c.group_kind + " " + std::to_string(m.group))
         << ": measured " << ms(m.measured_ns * 1e-9) << ", predicted " << ms(m.predicted_ns * 1e-9)
-        << " (" << pct(m.error()) << ")\n";
+        << " (" << signed_pct(m.error()) << ")\n";
   }
 }
 

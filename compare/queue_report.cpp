@@ -3,18 +3,14 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "compare/percent.hpp"
+
 namespace dlcnet::compare {
 namespace {
 
 std::string kib(double bytes) {
   char b[32];
   std::snprintf(b, sizeof b, "%.1f KiB", bytes / 1024.0);
-  return b;
-}
-
-std::string pct(double e) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%+.1f%%", 100 * e);
   return b;
 }
 
@@ -52,20 +48,20 @@ void print_queue_comparison(std::ostream& out, const QueueComparison& c) {
       << " us (" << c.grid_t.size() << " points)\n";
   out << "  peak: measured " << kib(c.measured_peak.max_bytes) << " at "
       << secs(c.measured_peak.t_s - z) << ", predicted " << kib(c.predicted_peak.max_bytes)
-      << " at " << secs(c.predicted_peak.t_s - z) << ": " << pct(c.peak_error) << '\n';
+      << " at " << secs(c.predicted_peak.t_s - z) << ": " << signed_pct(c.peak_error) << '\n';
   out << "  mean: measured " << kib(c.measured_mean) << ", predicted " << kib(c.predicted_mean)
-      << ": " << pct(c.mean_error) << "; mean |difference| " << kib(c.mean_abs_diff)
+      << ": " << signed_pct(c.mean_error) << "; mean |difference| " << kib(c.mean_abs_diff)
       << ", area ratio " << c.area_ratio << '\n';
   if (c.rounds.empty()) return;
   out << "  round          start_s   measured@start  predicted@start   measured peak  "
          "predicted peak   error\n";
   for (const QueueRoundResult& r : c.rounds) {
     char b[200];
-    std::snprintf(b, sizeof b,
-                  "  %-7s %3lld %10.4f %12.1f KiB %12.1f KiB %11.1f KiB %11.1f KiB %7s\n",
-                  r.round.kind.c_str(), static_cast<long long>(r.round.iteration),
-                  r.round.first_post_s - z, r.measured_start / 1024, r.predicted_start / 1024,
-                  r.measured_peak / 1024, r.predicted_peak / 1024, pct(r.peak_error()).c_str());
+    std::snprintf(
+        b, sizeof b, "  %-7s %3lld %10.4f %12.1f KiB %12.1f KiB %11.1f KiB %11.1f KiB %7s\n",
+        r.round.kind.c_str(), static_cast<long long>(r.round.iteration), r.round.first_post_s - z,
+        r.measured_start / 1024, r.predicted_start / 1024, r.measured_peak / 1024,
+        r.predicted_peak / 1024, signed_pct(r.peak_error()).c_str());
     out << b;
   }
 }
