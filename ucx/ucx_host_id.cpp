@@ -2,8 +2,9 @@
 
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <fstream>
+
+#include "ucx/ucx_settings.hpp"
 
 namespace dlcnet::ucx {
 namespace {
@@ -29,20 +30,8 @@ std::string shared_memory_domain() {
 }
 
 bool allows_shared_memory(const std::string& tls) {
-  static const char* const kShared[] = {"all",  "sm",  "shm",  "posix",
-                                        "sysv", "cma", "knem", "xpmem"};
-  size_t start = 0;
-  while (start <= tls.size()) {
-    const size_t end = std::min(tls.find(',', start), tls.size());
-    std::string item = tls.substr(start, end - start);
-    item = item.substr(0, item.find(':'));
-    if (!item.empty() && item[0] == '^') return true;  // "all but ...": no list of its own here
-    for (const char* s : kShared) {
-      if (item == s) return true;
-    }
-    start = end + 1;
-  }
-  return tls.empty();
+  return tls.empty() ||
+         tls_allows(tls, {"all", "sm", "shm", "posix", "sysv", "cma", "knem", "xpmem"});
 }
 
 }  // namespace dlcnet::ucx

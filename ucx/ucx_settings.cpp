@@ -109,4 +109,19 @@ std::string selection_mismatch(const Selection& mine, const Selection& peer, int
   return tls.empty() ? dev : tls;
 }
 
+bool tls_allows(const std::string& tls, std::initializer_list<const char*> names) {
+  size_t start = 0;
+  while (start <= tls.size()) {
+    const size_t end = std::min(tls.find(',', start), tls.size());
+    std::string item = tls.substr(start, end - start);
+    item = item.substr(0, item.find(':'));
+    if (!item.empty() && item[0] == '^') return true;
+    for (const char* n : names) {
+      if (item == n) return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
 }  // namespace dlcnet::ucx

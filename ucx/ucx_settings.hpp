@@ -2,6 +2,7 @@
 // (UCX alone only says "Destination is unreachable" when they do not).
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include <ucp/api/ucp.h>
@@ -33,6 +34,11 @@ bool apply_finite_rc_retry(ucp_config_t* config, const Selection& selection);
 // Reads the two settings back from the configuration (so UCX's config files and the
 // environment count as well as our overrides).
 Selection effective_selection(const ucp_config_t* config);
+
+// Whether a UCX_TLS list ("tcp,self", "sm", "rc_verbs,tcp:aux", "^ib") lets UCX use one of
+// `names`: an item names one ("tcp:aux" counts as "tcp"), or the list is a negation ("all but
+// ..."), which leaves them in.
+bool tls_allows(const std::string& tls, std::initializer_list<const char*> names);
 
 // Empty when both ranks' lists agree (as sets: "tcp,self" equals "self,tcp"); otherwise a
 // message naming both choices, e.g. "rank 1 uses UCX_TLS=tcp, this rank uses UCX_TLS=shm: set

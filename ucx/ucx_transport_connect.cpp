@@ -20,20 +20,8 @@ namespace {
 // Transports of UCX 1.13 that can detect a dead peer; the shared-memory ones (posix, sysv,
 // cma, knem, xpmem) and self cannot, and UCX refuses error mode "peer" over them.
 bool allows_peer_failure_detection(const std::string& tls) {
-  static const char* const kNetwork[] = {
-      "all",  "tcp", "ib",   "rc",       "rc_v",    "rc_x",     "ud",      "ud_v",
-      "ud_x", "dc",  "dc_x", "rc_verbs", "rc_mlx5", "ud_verbs", "ud_mlx5", "dc_mlx5"};
-  size_t start = 0;
-  while (start <= tls.size()) {
-    size_t end = std::min(tls.find(',', start), tls.size());
-    std::string item = tls.substr(start, end - start);
-    item = item.substr(0, item.find(':'));  // "tcp:aux" (wire-up only) still detects failures
-    if (!item.empty() && item[0] == '^') return true;  // "all but ...": network stays in
-    for (const char* n : kNetwork)
-      if (item == n) return true;
-    start = end + 1;
-  }
-  return false;
+  return tls_allows(tls, {"all", "tcp", "ib", "rc", "rc_v", "rc_x", "ud", "ud_v", "ud_x", "dc",
+                          "dc_x", "rc_verbs", "rc_mlx5", "ud_verbs", "ud_mlx5", "dc_mlx5"});
 }
 
 std::string settings_text(const Selection& s) {
