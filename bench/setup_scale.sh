@@ -67,7 +67,7 @@ doc = json.load(open(path)) if os.path.exists(path) else {}
 errors = [l.strip()[:400] for l in open(err) if "Assertion" in l or ": error: " in l][:3]
 closes = sum(1 for l in open(err) if "closing the endpoint" in l)
 if closes:
-    errors.append(f"{closes} lines 'closing the endpoint to rank N timed out' at exit")
+    errors.append(f"{closes} line(s) 'closing the endpoint(s) to ... timed out' at exit")
 try:
     cpu = round(sum(float(x) for x in open(tm).read().split()[-2:]), 2)
 except (OSError, ValueError):

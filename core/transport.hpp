@@ -2,6 +2,7 @@
 // Implementations: verbs/ (RC QPs over libibverbs, optionally rdma_cm) and ucx/ (UCP).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -83,6 +84,12 @@ class Transport {
   // Connects this rank to each rank in `peers` (all ranks call it collectively, each with its
   // own peer list; lists must be symmetric). Exchanges addresses and remote keys through `boot`.
   virtual void connect(Bootstrap& boot, std::span<const int> peers) = 0;
+  // Ends every connection while the peers are still running (Job::verdict calls it between two
+  // bootstrap collectives, so no peer has left yet), waiting up to `limit` for the peers'
+  // part; no datapath call may follow. For a transport whose endpoints need the peer to close
+  // (UCX's flush) this is where they close, instead of at destruction against peers that may
+  // already be gone. The default does nothing (destruction ends the connections).
+  virtual void disconnect(std::chrono::milliseconds limit) noexcept { (void)limit; }
 
   // ---- datapath: never throws; one calling thread at a time (a transport may progress on a
   // thread of its own, see ucx/ucx_worker_gate.hpp, but it is not for concurrent callers) ----

@@ -13,6 +13,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/rank_list.hpp"
 #include "core/wire.hpp"
 #include "launch/coordinator_bind.hpp"
 
@@ -29,12 +30,6 @@ constexpr int64_t kLeadFactor = 4;
 // since they would otherwise take turns at polling.
 constexpr int64_t kSpinBeforeNs = 200'000;
 constexpr int64_t kWakeBeforeNs = 20'000;
-
-std::string rank_list(const std::vector<int>& ranks) {
-  std::string s;
-  for (int r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
-  return s;
-}
 
 void wait_until(int64_t target_ns, Idle idle) {
   // Sleep on a kernel timer (absolute, on CLOCK_MONOTONIC, with the process's timer slack cut
@@ -164,6 +159,7 @@ void Job::connect(Transport& t, std::span<const int> peers) {
   const int64_t t0 = now_ns();
   phase_begins("connect");
   t.connect(*boot_, peers);
+  connected_ = &t;
   phase_done("connect", t0);
 }
 
@@ -305,6 +301,12 @@ std::vector<Bytes> Job::gather(const Bytes& mine) {
 int Job::verdict(bool ok) {
   phase_begins("verdict");
   const std::vector<Bytes> v = boot_->allgather(Bytes{static_cast<uint8_t>(ok ? 1 : 0)});
+  if (connected_ != nullptr) {
+    phase_begins("disconnect");
+    std::exchange(connected_, nullptr)
+        ->disconnect(cfg_.op_timeout.count() > 0 ? cfg_.op_timeout : cfg_.timeout);
+    boot_->barrier();
+  }
   return v[0].size() == 1 && v[0][0] == 1 ? 0 : 1;
 }
 

@@ -78,7 +78,8 @@ class Job {
   uint64_t agree(uint64_t fingerprint, uint64_t limit, std::string_view one_differs,
                  std::string_view many_differ);
 
-  // Connects `t` to `peers` (Transport::connect over this job's bootstrap).
+  // Connects `t` to `peers` (Transport::connect over this job's bootstrap). `t` must outlive
+  // verdict(), which disconnects it.
   void connect(Transport& t, std::span<const int> peers);
 
   Idle idle_for(IdlePolicy policy, const Transport& t) const;
@@ -99,7 +100,9 @@ class Job {
   std::vector<Bytes> gather(const Bytes& mine);
 
   // Every rank returns rank 0's verdict as an exit code (0 when `ok` at rank 0, else 1), so
-  // launchers (mpirun, srun) report a failed job from any rank.
+  // launchers (mpirun, srun) report a failed job from any rank. Then the transport connected
+  // here disconnects while every peer still runs, and a barrier keeps each rank until all
+  // have: no rank's endpoints wait at exit for a peer that already left.
   int verdict(bool ok);
 
   // This rank is failing: agrees with the others on the job's first cause (Bootstrap's),
@@ -147,6 +150,7 @@ class Job {
   double target_ns_ = 0;     // instant: rank 0's clock
   double lead_ns_ = 0;
   std::vector<PhaseTime> phases_;
+  Transport* connected_ = nullptr;  // connect()'s, until verdict() disconnects it
 };
 
 // A rank's whole life on the job layer: joins, runs `body` on the joined job and returns its

@@ -83,6 +83,7 @@ class UcxTransport final : public Transport {
   RegionId register_memory(void* addr, size_t length) override;
   Allocation allocate_memory(size_t length) override;
   void connect(Bootstrap& boot, std::span<const int> peers) override;
+  void disconnect(std::chrono::milliseconds limit) noexcept override;
 
   Status post_send(int peer, RegionId region, size_t offset, size_t length, uint64_t wr_id,
                    bool signaled) noexcept override;
@@ -167,7 +168,10 @@ class UcxTransport final : public Transport {
   std::vector<uint32_t> ops_in_flight_per_peer() const;
   // Progresses until no operation is in flight (true) or `limit` passed (false).
   bool drain(std::chrono::milliseconds limit) noexcept;
-  bool close_endpoints() noexcept;
+  // Cancels receives, drains, drops remote keys and closes every endpoint (within
+  // `close_limit`); the worker stays.
+  void end_connections(std::chrono::milliseconds close_limit) noexcept;
+  bool close_endpoints(std::chrono::milliseconds limit) noexcept;
 
   // Progress while the caller is away (ucx_transport_datapath.cpp): a rendezvous send, an RMA
   // over active messages or a reply UCX owes the peer only moves when this worker progresses.

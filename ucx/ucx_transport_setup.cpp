@@ -7,6 +7,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/rank_list.hpp"
 #include "ucx/ucx_error.hpp"
 #include "ucx/ucx_request_wait.hpp"
 #include "ucx/ucx_transport.hpp"
@@ -70,6 +71,24 @@ UcxTransport::~UcxTransport() {
 void UcxTransport::shutdown() noexcept {
   stop_idle_progress();  // from here on only this thread touches the worker
   if (!worker_) return;
+  end_connections(Endpoint::kCloseLimit);  // nothing left to do after disconnect()
+  // The worker goes before slots_ and ring_: nothing may call back into them afterwards.
+  peers_.clear();
+  regions_.clear();
+  worker_.reset();
+  context_.reset();
+}
+
+// The job's end while every peer still runs: the idle-progress thread stays to answer the
+// peers' closes while this rank waits in the bootstrap's last barrier.
+void UcxTransport::disconnect(std::chrono::milliseconds limit) noexcept {
+  if (!worker_ || !connected_) return;
+  CallerTurn turn(gate_);
+  note_call();
+  end_connections(limit);
+}
+
+void UcxTransport::end_connections(std::chrono::milliseconds close_limit) noexcept {
   // Receives nobody will match any more: cancel them so the worker holds no user requests.
   for (OpSlot& s : slots_.all())
     if (s.in_use && s.request != nullptr && s.op == Op::recv)
@@ -77,20 +96,18 @@ void UcxTransport::shutdown() noexcept {
   // Operations still moving (a peer finishing its receives) end within the limit; what is left
   // after it waits for a peer that is gone or quitting, and its endpoint is forced closed.
   drain(Endpoint::kCloseLimit);
-  // Remote keys before the endpoints that unpacked them.
-  for (Peer& p : peers_) p.regions.clear();
-  if (close_endpoints()) drain(Endpoint::kCloseLimit);  // the forced closes' purge
+  // Remote keys before the endpoints that unpacked them; no datapath call from here on.
+  for (Peer& p : peers_) {
+    p.regions.clear();
+    p.connected = false;
+  }
+  if (close_endpoints(close_limit)) drain(Endpoint::kCloseLimit);  // the forced closes' purge
   if (size_t n = slots_.in_use())
     std::fprintf(stderr,
                  "dlcnet: ucx: %zu operation(s) abandoned in flight at shutdown: their peer never "
                  "finished them, and UCX could not end them within %lld ms (it cannot at all on an "
                  "endpoint without error mode \"peer\")\n",
                  n, static_cast<long long>(Endpoint::kCloseLimit.count()));
-  // The worker goes before slots_ and ring_: nothing may call back into them afterwards.
-  peers_.clear();
-  regions_.clear();
-  worker_.reset();
-  context_.reset();
 }
 
 std::vector<uint32_t> UcxTransport::ops_in_flight_per_peer() const {
@@ -109,9 +126,9 @@ bool UcxTransport::drain(std::chrono::milliseconds limit) noexcept {
 
 // Closes every endpoint at once, so peers tearing down together wait for each other once:
 // forced when the peer failed or operations to it are still in flight (error mode "peer" only;
-// without it UCX keeps no request on the endpoint), gracefully otherwise. Returns whether it
-// forced one.
-bool UcxTransport::close_endpoints() noexcept {
+// without it UCX keeps no request on the endpoint), gracefully otherwise. Closes still under
+// way after `limit` are named in one line. Returns whether it forced one.
+bool UcxTransport::close_endpoints(std::chrono::milliseconds limit) noexcept {
   ucp_worker_h w = worker_.get();
   const std::vector<uint32_t> in_flight = ops_in_flight_per_peer();
   std::vector<std::pair<int, ucs_status_ptr_t>> closing;
@@ -124,14 +141,17 @@ bool UcxTransport::close_endpoints() noexcept {
     ucs_status_ptr_t r = p.ep.start_close(force ? UCP_EP_CLOSE_FLAG_FORCE : 0);
     if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.emplace_back(p.rank, r);
   }
-  auto deadline = std::chrono::steady_clock::now() + Endpoint::kCloseLimit;
+  auto deadline = std::chrono::steady_clock::now() + limit;
   int64_t last_event = now_ns();
+  std::vector<int> late;
   for (auto [rank, r] : closing) {
-    if (wait_request(w, r, deadline, last_event) == UCS_INPROGRESS)
-      std::fprintf(stderr, "dlcnet: ucx: closing the endpoint to rank %d timed out after %lld ms\n",
-                   rank, static_cast<long long>(Endpoint::kCloseLimit.count()));
+    if (wait_request(w, r, deadline, last_event) == UCS_INPROGRESS) late.push_back(rank);
     ucp_request_free(r);
   }
+  if (!late.empty())
+    std::fprintf(stderr,
+                 "dlcnet: ucx: closing the endpoints to %zu rank(s) timed out after %lld ms: %s\n",
+                 late.size(), static_cast<long long>(limit.count()), rank_list(late).c_str());
   return forced;
 }
 

@@ -129,6 +129,41 @@ TEST_P(UcxConnect, ClosesWhileSendsWaitForAPeerThatQuits) {
   unsetenv("UCX_RNDV_THRESH");
 }
 
+// The job's end (Job::verdict): both ranks disconnect while the other still runs, then meet in
+// a barrier. Every endpoint closes there, within its limit and silently; the transport then
+// refuses the datapath, and its destruction has nothing left to close.
+TEST_P(UcxConnect, DisconnectClosesWhileThePeerRunsAndRefusesPostsAfter) {
+  testing::internal::CaptureStderr();
+  run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
+    auto t = make_ucx_transport(options_for(GetParam()));
+    std::vector<uint8_t> buf(64);
+    RegionId reg = t->register_memory(buf.data(), buf.size());
+    const int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+    if (rank == 1)
+      post_or_throw(
+          *t, [&] { return t->post_recv(0, reg, 0, 8, 1); }, "recv");
+    boot.barrier();
+    if (rank == 0)
+      post_or_throw(
+          *t, [&] { return t->post_send(1, reg, 0, 8, 2, true); }, "send");
+    wait_completions(*t, 1);
+    // A receive nobody will match: disconnect cancels it.
+    post_or_throw(
+        *t, [&] { return t->post_recv(peer, reg, 8, 8, 3); }, "recv");
+    const auto t0 = std::chrono::steady_clock::now();
+    t->disconnect(std::chrono::seconds(10));
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << "rank " << rank;
+    boot.barrier();
+    EXPECT_EQ(t->post_send(peer, reg, 0, 8, 4, true), Status::failed);
+    EXPECT_NE(t->last_error().find("not a connected peer"), std::string::npos) << t->last_error();
+    t.reset();
+  });
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err.find("timed out"), std::string::npos) << err;
+  EXPECT_EQ(err.find("abandoned"), std::string::npos) << err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Fabrics, UcxConnect, ::testing::ValuesIn(all_fabrics()),
                          [](const auto& tp) { return tp.param.name; });
 
