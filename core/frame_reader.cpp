@@ -11,6 +11,10 @@ namespace dlcnet {
 std::optional<Frame> FrameReader::read_some(const Socket& s, const std::string& peer) {
   for (;;) {
     const bool in_header = got_ < kFrameHeaderSize;
+    if (!in_header && got_ - kFrameHeaderSize == frame_.payload.size() &&
+        frame_.payload.size() < length_) {
+      frame_.payload.resize(frame_grow(frame_.payload.size(), length_));
+    }
     uint8_t* to =
         in_header ? header_.data() + got_ : frame_.payload.data() + (got_ - kFrameHeaderSize);
     const size_t want =
@@ -27,14 +31,16 @@ std::optional<Frame> FrameReader::read_some(const Socket& s, const std::string& 
       if (static_cast<size_t>(n) < want) return std::nullopt;
     }
     if (got_ == kFrameHeaderSize && in_header) {
-      const FrameHeader h = decode_frame_header(header_, peer);
+      const FrameHeader h = decode_frame_header(header_, peer, max_length_);
       frame_.type = h.type;
-      frame_.payload.assign(h.length, 0);
+      length_ = h.length;
+      frame_.payload.clear();
     }
-    if (got_ == kFrameHeaderSize + frame_.payload.size()) {
+    if (got_ == kFrameHeaderSize + length_) {
       Frame done = std::move(frame_);
       frame_ = Frame();
       got_ = 0;
+      length_ = 0;
       return done;
     }
   }

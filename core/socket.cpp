@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/frame_reader.hpp"
 
 namespace dlcnet {
 namespace {
@@ -210,14 +211,21 @@ void send_frame(const Socket& s, uint16_t type, std::span<const uint8_t> payload
   send_all(s, f, deadline, peer);
 }
 
-Frame recv_frame(const Socket& s, Deadline deadline, const std::string& peer) {
+Frame recv_frame(const Socket& s, Deadline deadline, const std::string& peer, uint32_t max_length) {
   std::array<uint8_t, kFrameHeaderSize> hdr;
   recv_exact(s, hdr, deadline, peer);
-  FrameHeader h = decode_frame_header(hdr, peer);
+  FrameHeader h = decode_frame_header(hdr, peer, max_length);
   Frame f;
   f.type = h.type;
-  f.payload.resize(h.length);
-  recv_exact(s, f.payload, deadline, peer);
+  // The buffer grows as the bytes arrive: a peer that claims a large frame and sends little of
+  // it costs little.
+  size_t have = 0;
+  while (have < h.length) {
+    const size_t next = frame_grow(have, h.length);
+    f.payload.resize(next);
+    recv_exact(s, std::span<uint8_t>(f.payload).subspan(have, next - have), deadline, peer);
+    have = next;
+  }
   return f;
 }
 

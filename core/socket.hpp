@@ -54,6 +54,9 @@ struct Frame {
 };
 void send_frame(const Socket& s, uint16_t type, std::span<const uint8_t> payload, Deadline deadline,
                 const std::string& peer, uint16_t version = kWireVersion);
-Frame recv_frame(const Socket& s, Deadline deadline, const std::string& peer);
+// A frame whose header claims more than `max_length` bytes is a ProtocolError naming `peer`;
+// the payload's memory grows as its bytes arrive, not by what the header claims.
+Frame recv_frame(const Socket& s, Deadline deadline, const std::string& peer,
+                 uint32_t max_length = kWireMaxPayload);
 
 }  // namespace dlcnet

@@ -85,11 +85,11 @@ void TcpBootstrap::join() {
         .u32(static_cast<uint32_t>(cfg_.size))
         .u64(cfg_.job_token);
     send_frame(s, kHello, w.bytes(), deadline, coord, cfg_.wire_version);
-    Frame f = recv_frame(s, deadline, coord);
+    Frame f = recv_frame(s, deadline, coord, kJoinReplyMax);
     impl_->traffic = {1, 1, kFrameHeaderSize + f.payload.size()};
     if (f.type == kReject) {
       WireReader r(f.payload, coord);
-      throw ProtocolError(coord + " turned this rank away: " + r.str("reason"));
+      throw ProtocolError(coord + " turned this rank away: " + r.str("reason", kReasonMax));
     }
     if (f.type != kWelcome)
       throw ProtocolError(coord + ": unexpected frame type " + std::to_string(f.type));
@@ -291,7 +291,7 @@ void TcpBootstrap::check_peers() {
     const FrameHeader h = decode_frame_header(
         std::span<const uint8_t, kFrameHeaderSize>(hdr, kFrameHeaderSize), impl_->names[r]);
     if (h.type != (root ? kFailed : kAbort)) continue;
-    Frame f = recv_frame(s, Deadline::after(std::chrono::seconds(1)), impl_->names[r]);
+    Frame f = recv_frame(s, Deadline::after(std::chrono::seconds(1)), impl_->names[r], kReportMax);
     if (root) throw_report(r, f);
     throw_verdict(f);
   }

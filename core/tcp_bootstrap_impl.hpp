@@ -22,6 +22,19 @@ enum BootstrapFrame : uint16_t {
   kFailed = 7,  // a rank to rank 0: this rank is failing, why and in which phase (2 strings)
 };
 
+// Bounds on what a peer may claim before anything is allocated for it. A hello is 16 bytes;
+// rank 0's answer to it (a welcome, or a reject with its reason) at most kJoinReplyMax; a
+// failure report two strings of at most 4 KiB. Collectives carry the ranks' blobs and are
+// bounded by kWireMaxPayload (their memory grows only as bytes arrive: FrameReader).
+inline constexpr uint32_t kHelloMax = 64;
+inline constexpr uint32_t kReasonMax = 1024;  // a reject's reason, truncated to this
+inline constexpr uint32_t kJoinReplyMax = 4 + kReasonMax;
+inline constexpr uint32_t kReportMax = 2 * (4 + 4096);
+// Rank 0 holds at most this many connections that have not said hello yet beyond the ranks
+// still missing; a connection arriving beyond that turns the oldest waiting one away (a flood
+// of idle connections cannot use up rank 0's descriptors or keep real ranks in the backlog).
+inline constexpr size_t kSpareArrivals = 64;
+
 // What a failing rank reported to rank 0 (a kFailed frame).
 struct FailureReport {
   int rank;

@@ -1,7 +1,12 @@
 // Rank 0's side of TcpBootstrap::join(): every connection served from one poll() loop. A
 // connection is accepted as soon as it arrives and its hello read as its bytes come, so ranks
 // join in whatever order they are ready and one that is slow to say hello (or a stray process
-// that says nothing) delays no other.
+// that says nothing) delays no other. What a connection that is not a rank of this job can do
+// is bounded: its hello may claim at most kHelloMax bytes (nothing is allocated for more), it
+// has hello_timeout to finish it however slowly it trickles, anything but a valid hello of
+// this job (garbage, another wire version, another token or world size, a rank out of range
+// or already joined) turns it away at once, and at most kSpareArrivals of them wait at a time
+// beyond the ranks still missing (the oldest is turned away for a newcomer).
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -20,9 +25,13 @@ namespace {
 struct Arrival {
   Socket s;
   std::string from;
-  FrameReader reader;
+  FrameReader reader{kHelloMax};
   Deadline hello_by;
 };
+
+// Connections turned away are noted on stderr, the first kNotedTurnAways one by one (a flood
+// of them is counted, not printed).
+constexpr int kNotedTurnAways = 16;
 
 void set_nonblocking(const Socket& s) {
   const int flags = ::fcntl(s.fd(), F_GETFL);
@@ -30,12 +39,17 @@ void set_nonblocking(const Socket& s) {
     throw_errno("bootstrap: making the listening socket non-blocking");
 }
 
-void turn_away(const Socket& s, const std::string& from, const std::string& reason) {
-  std::cerr << "bootstrap: turned away " << from << ": " << reason << '\n';
+// Sends `reason` and closes (the caller drops the socket). Never waits: a peer that does not
+// read gets what fits into its socket's buffer, and a reject is small.
+void turn_away(const Socket& s, const std::string& from, const std::string& reason,
+               int& turned_away) {
+  if (turned_away++ < kNotedTurnAways)
+    std::cerr << "bootstrap: turned away " << from << ": " << reason << '\n';
   try {
     WireWriter w;
-    w.str(reason);
-    send_frame(s, kReject, w.bytes(), Deadline::after(std::chrono::seconds(1)), from);
+    w.str(reason.substr(0, kReasonMax - 4));
+    const Bytes f = encode_frame(kReject, w.bytes());
+    (void)!::send(s.fd(), f.data(), f.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   } catch (const Error&) {
     // Best effort: the peer may not speak our protocol at all.
   }
@@ -60,7 +74,8 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
   im.peers.resize(static_cast<size_t>(cfg_.size));
   im.names.resize(static_cast<size_t>(cfg_.size));
   set_nonblocking(im.listener);
-  std::list<Arrival> arrivals;
+  std::list<Arrival> arrivals;  // oldest first
+  int turned_away = 0;
   // The hello of `a`: the rank it names, or -1 after turning `a` away.
   auto check_hello = [&](Arrival& a, const Frame& f) -> int {
     std::string reason;
@@ -87,7 +102,7 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
       reason = e.what();
     }
     if (reason.empty()) return rank;
-    turn_away(a.s, a.from, reason);
+    turn_away(a.s, a.from, reason, turned_away);
     return -1;
   };
   int missing = cfg_.size - 1;
@@ -128,13 +143,14 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
             }
           }
         } catch (const Error& e) {
-          turn_away(a.s, a.from, e.what());
+          turn_away(a.s, a.from, e.what(), turned_away);
           done = true;
         }
       }
       if (!done && a.hello_by.expired()) {
         turn_away(a.s, a.from,
-                  "no hello within " + std::to_string(cfg_.hello_timeout.count()) + " ms");
+                  "no hello within " + std::to_string(cfg_.hello_timeout.count()) + " ms",
+                  turned_away);
         done = true;
       }
       it = done ? arrivals.erase(it) : std::next(it);
@@ -144,9 +160,21 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
       std::string from;
       std::optional<Socket> s = tcp_accept_now(im.listener, &from);
       if (!s) break;
-      arrivals.push_back(
-          Arrival{std::move(*s), from, {}, deadline.earlier(Deadline::after(cfg_.hello_timeout))});
+      if (arrivals.size() >= static_cast<size_t>(missing) + kSpareArrivals) {
+        Arrival& oldest = arrivals.front();
+        turn_away(oldest.s, oldest.from,
+                  "more than " + std::to_string(missing + kSpareArrivals) +
+                      " connections waiting to say hello: the oldest is turned away",
+                  turned_away);
+        arrivals.pop_front();
+      }
+      arrivals.push_back(Arrival{std::move(*s), from, FrameReader(kHelloMax),
+                                 deadline.earlier(Deadline::after(cfg_.hello_timeout))});
     }
+  }
+  if (turned_away > kNotedTurnAways) {
+    std::cerr << "bootstrap: turned away " << turned_away - kNotedTurnAways
+              << " more connections during the join\n";
   }
   im.listener = Socket();
 }

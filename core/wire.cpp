@@ -101,7 +101,8 @@ Bytes encode_frame(uint16_t type, std::span<const uint8_t> payload, uint16_t ver
 }
 
 FrameHeader decode_frame_header(std::span<const uint8_t, kFrameHeaderSize> header,
-                                const std::string& peer) {
+                                const std::string& peer, uint32_t max_length) {
+  if (max_length > kWireMaxPayload) max_length = kWireMaxPayload;
   WireReader r(header, peer);
   uint32_t magic = r.u32("magic");
   if (magic != kWireMagic) {
@@ -119,9 +120,11 @@ FrameHeader decode_frame_header(std::span<const uint8_t, kFrameHeaderSize> heade
   }
   h.type = r.u16("type");
   h.length = r.u32("length");
-  if (h.length > kWireMaxPayload) {
+  if (h.length > max_length) {
     throw ProtocolError(peer + ": frame of " + std::to_string(h.length) +
-                        " bytes exceeds the limit of " + std::to_string(kWireMaxPayload));
+                        " bytes exceeds the limit of " + std::to_string(max_length) +
+                        (max_length < kWireMaxPayload ? " for frame type " + std::to_string(h.type)
+                                                      : std::string()));
   }
   return h;
 }

@@ -69,9 +69,11 @@ struct FrameHeader {
 // Frame = header + payload. `version` is a parameter only so tests can speak another version.
 Bytes encode_frame(uint16_t type, std::span<const uint8_t> payload,
                    uint16_t version = kWireVersion);
-// Checks magic, version and length. `peer` names the other side in the error messages.
+// Checks magic, version and length (at most `max_length`, itself at most kWireMaxPayload: a
+// hello or a welcome is far smaller than a collective). `peer` names the other side in the
+// error messages.
 FrameHeader decode_frame_header(std::span<const uint8_t, kFrameHeaderSize> header,
-                                const std::string& peer);
+                                const std::string& peer, uint32_t max_length = kWireMaxPayload);
 
 // A self-describing payload tag ("verbs-rc", "ucx") plus version at the start of a blob, so a
 // rank running another transport or build is named instead of failing later in the NIC.

@@ -261,16 +261,35 @@ std::optional<RankEnv> resolve_rank_env(const ExplicitRank& given, const EnvLook
   }
   if (given.job_token) {
     e.job_token = *given.job_token;
+    e.token_from = "--job-token";
   } else if (auto t = env("DLCNET_JOB_TOKEN")) {
+    // hash("") would be one more token that anyone can compute.
+    if (t->empty())
+      throw Error("DLCNET_JOB_TOKEN is set but empty: give it a secret (any text) or unset it");
     e.job_token = stable_hash(*t);
+    e.token_from = "DLCNET_JOB_TOKEN";
   } else {
-    // Every rank of one launch derives the same token; another launch derives another.
-    e.job_token =
-        stable_hash(job_id.empty() ? "dlcnet:" + e.coordinator_host + ":" + std::to_string(e.port) +
-                                         ":" + std::to_string(e.world_size)
-                                   : job_id);
+    // Every rank of one launch derives the same token; another launch derives another. Anyone
+    // who can see the job id (or the coordinator's address) derives it too: token_note().
+    e.token_derived = true;
+    if (job_id.empty()) {
+      e.token_from = "the coordinator's address";
+      e.job_token = stable_hash("dlcnet:" + e.coordinator_host + ":" + std::to_string(e.port) +
+                                ":" + std::to_string(e.world_size));
+    } else {
+      e.token_from = "the launcher's job id (" + launcher->source + ")";
+      e.job_token = stable_hash(job_id);
+    }
   }
   return e;
+}
+
+std::optional<std::string> token_note(const RankEnv& env) {
+  if (!env.token_derived || env.rank != 0 || env.world_size < 2) return std::nullopt;
+  return "the job token is derived from " + env.token_from +
+         ", which anyone who can see the job can compute: set a secret one in every rank's "
+         "environment, DLCNET_JOB_TOKEN (mpirun -x DLCNET_JOB_TOKEN=..., srun "
+         "--export=ALL,DLCNET_JOB_TOKEN=..., or exported before srun), or pass --job-token";
 }
 
 std::string rank_path(const std::string& path, int rank, int world_size) {

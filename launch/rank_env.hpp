@@ -31,6 +31,10 @@ struct RankEnv {
   uint64_t job_token = 0;
   std::string source;            // "options", "open-mpi", "pmi", "slurm"
   std::string coordinator_from;  // how the coordinator was found, for the report
+  // Where the job token came from: "--job-token", "DLCNET_JOB_TOKEN", or derived (guessable by
+  // anyone who sees the job): "the launcher's job id", "the coordinator's address".
+  std::string token_from;
+  bool token_derived = false;
 };
 
 // The default port when a launcher gives none: derived from the launcher's job id so that two
@@ -43,8 +47,13 @@ inline constexpr uint16_t kPortSpan = 12000;
 // Resolves the rank environment. Explicit options win field by field over the launcher's.
 // Returns nullopt when neither options nor a launcher give a rank; throws Error for
 // inconsistent values (rank outside the world, a bad HOST:PORT, a launcher that names no
-// coordinator), naming the variable or option.
+// coordinator, an empty DLCNET_JOB_TOKEN), naming the variable or option.
 std::optional<RankEnv> resolve_rank_env(const ExplicitRank& given, const EnvLookup& env);
+
+// Rank 0's one note when the job token is derived, not given (anyone who sees the launcher's job
+// id or the coordinator's address can compute it and join in a rank's place): where it came
+// from and how to set a secret one. nullopt for a given token, another rank, or one rank.
+std::optional<std::string> token_note(const RankEnv& env);
 
 // "HOST:PORT" (also "[v6]:PORT"). Throws Error naming `what` on a malformed value.
 std::pair<std::string, uint16_t> parse_host_port(std::string_view text, std::string_view what);

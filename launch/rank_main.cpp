@@ -30,6 +30,7 @@ int rank_main(const RankMain& m, int argc, const char* const* argv,
       env->source = s;
     }
     who = "rank " + std::to_string(env->rank) + ": ";
+    if (auto note = token_note(*env)) log_line(tool + ": " + who + "note: " + *note);
     return run(*env);
   } catch (const std::exception& e) {
     log_line(tool + ": " + who + "error: " + e.what());

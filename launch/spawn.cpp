@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <random>
 #include <thread>
 
@@ -51,16 +52,24 @@ std::string describe(int status) {
 
 int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
   const uint16_t port = free_port();
+  // The job token: 128 random bits (std::random_device reads the kernel's random source), in
+  // each rank's environment, not on its command line (any local user reads command lines; a
+  // process's environment only its owner and root).
   std::random_device rd;
-  const uint64_t token = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  std::string token;
+  for (int i = 0; i < 4; ++i) {
+    char word[9];
+    std::snprintf(word, sizeof word, "%08x", static_cast<unsigned>(rd()));
+    token += word;
+  }
   const std::string coordinator = "127.0.0.1:" + std::to_string(port);
   std::vector<pid_t> pids;
   for (int r = 0; r < o.world_size; ++r) {
     std::vector<std::string> a = {"/proc/self/exe"};
     a.insert(a.end(), args.begin(), args.end());
-    const std::string extra[] = {
-        "--rank",        std::to_string(r), "--world-size", std::to_string(o.world_size),
-        "--coordinator", coordinator,       "--job-token",  std::to_string(token)};
+    const std::string extra[] = {"--rank",        std::to_string(r),
+                                 "--world-size",  std::to_string(o.world_size),
+                                 "--coordinator", coordinator};
     a.insert(a.end(), std::begin(extra), std::end(extra));
     std::vector<char*> cargv;
     for (auto& s : a) cargv.push_back(s.data());
@@ -69,6 +78,7 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
     if (pid < 0) throw_errno("--spawn: fork");
     if (pid == 0) {
       ::setenv("DLCNET_RANK_SOURCE", "spawn", 1);
+      ::setenv("DLCNET_JOB_TOKEN", token.c_str(), 1);
       ::execv(cargv[0], cargv.data());
       std::perror((o.tool + " --spawn: exec").c_str());
       ::_exit(127);

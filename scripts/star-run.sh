@@ -2,7 +2,9 @@
 # Runs one job on a star of network namespaces (scripts/netns-star.sh): rank i in P-h<i>, every
 # rank started with --rank i --world-size N --coordinator <P-h0's address>:PORT appended, rank
 # 0's output on stdout/stderr, the others' in DIR/rank<i>.log. Waits for every rank (each
-# bounded by --timeout) and exits with the first failing rank's status, or 0.
+# bounded by --timeout) and exits with the first failing rank's status, or 0. The ranks share a
+# random job token in their environment (DLCNET_JOB_TOKEN, 128 bits from /dev/urandom; one the
+# caller exports is kept), not one derived from the coordinator's address.
 #
 #   star-run.sh --prefix P --ranks N [--port 19000] [--subnet 10.230.0] [--timeout 300]
 #               [--logs DIR] -- PROGRAM ARGS...
@@ -40,6 +42,11 @@ done
 [ -n "$logs" ] || logs="$(mktemp -d /tmp/star-run.XXXXXX)"
 mkdir -p "$logs"
 coord="$subnet.1:$port"
+if [ -z "${DLCNET_JOB_TOKEN:-}" ]; then
+  DLCNET_JOB_TOKEN="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  [ ${#DLCNET_JOB_TOKEN} -eq 32 ] || die "could not read a job token from /dev/urandom"
+fi
+export DLCNET_JOB_TOKEN
 
 pids=()
 stop_all() {

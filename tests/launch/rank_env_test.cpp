@@ -98,6 +98,82 @@ TEST(RankEnv, OpenMpiOnOneHost) {
   EXPECT_NE(next->job_token, e->job_token);
 }
 
+// The token derived from a launcher's job id (or the coordinator's address) is guessable:
+// rank 0, and only rank 0 of a job of two or more, notes it once and says how to set a secret.
+TEST(RankEnvToken, DerivedTokenIsNotedOnRankZeroOnly) {
+  std::map<std::string, std::string> vars = {{"OMPI_COMM_WORLD_RANK", "0"},
+                                             {"OMPI_COMM_WORLD_SIZE", "3"},
+                                             {"OMPI_COMM_WORLD_LOCAL_SIZE", "3"},
+                                             {"OMPI_MCA_ess_base_jobid", "1616314369"}};
+  const auto root = resolve_rank_env({}, env_of(vars));
+  ASSERT_TRUE(root);
+  EXPECT_TRUE(root->token_derived);
+  const auto note = token_note(*root);
+  ASSERT_TRUE(note);
+  EXPECT_NE(note->find("launcher's job id (open-mpi)"), std::string::npos) << *note;
+  EXPECT_NE(note->find("mpirun -x DLCNET_JOB_TOKEN="), std::string::npos) << *note;
+  EXPECT_NE(note->find("srun --export=ALL,DLCNET_JOB_TOKEN="), std::string::npos) << *note;
+  vars["OMPI_COMM_WORLD_RANK"] = "1";
+  EXPECT_FALSE(token_note(*resolve_rank_env({}, env_of(vars))));
+  // Slurm and PMI derive it from their job ids too.
+  const auto slurm = resolve_rank_env({}, env_of({{"SLURM_PROCID", "0"},
+                                                  {"SLURM_NTASKS", "2"},
+                                                  {"SLURM_JOB_ID", "7"},
+                                                  {"SLURM_STEP_NODELIST", "n[1-2]"}}));
+  ASSERT_TRUE(slurm);
+  ASSERT_TRUE(token_note(*slurm));
+  EXPECT_NE(token_note(*slurm)->find("(slurm)"), std::string::npos);
+  const auto pmi = resolve_rank_env(
+      {}, env_of({{"PMI_RANK", "0"}, {"PMI_SIZE", "2"}, {"PMI_PORT", "h0:5"}, {"PMI_JOBID", "3"}}));
+  ASSERT_TRUE(pmi);
+  EXPECT_TRUE(token_note(*pmi));
+  // Explicit options without a token derive it from the coordinator's address.
+  ExplicitRank g;
+  g.rank = 0;
+  g.world_size = 2;
+  g.coordinator = "h0:1234";
+  const auto by_hand = resolve_rank_env(g, env_of({}));
+  ASSERT_TRUE(token_note(*by_hand));
+  EXPECT_NE(token_note(*by_hand)->find("coordinator's address"), std::string::npos);
+  // One rank has no one to keep out.
+  g.world_size = 1;
+  EXPECT_FALSE(token_note(*resolve_rank_env(g, env_of({}))));
+}
+
+TEST(RankEnvToken, GivenTokenIsNotNoted) {
+  std::map<std::string, std::string> vars = {{"OMPI_COMM_WORLD_RANK", "0"},
+                                             {"OMPI_COMM_WORLD_SIZE", "3"},
+                                             {"OMPI_COMM_WORLD_LOCAL_SIZE", "3"},
+                                             {"OMPI_MCA_ess_base_jobid", "1616314369"},
+                                             {"DLCNET_JOB_TOKEN", "s3cret"}};
+  const auto from_env = resolve_rank_env({}, env_of(vars));
+  ASSERT_TRUE(from_env);
+  EXPECT_FALSE(from_env->token_derived);
+  EXPECT_EQ(from_env->token_from, "DLCNET_JOB_TOKEN");
+  EXPECT_EQ(from_env->job_token, stable_hash("s3cret"));
+  EXPECT_FALSE(token_note(*from_env));
+  ExplicitRank g;
+  g.job_token = 5;
+  const auto from_option = resolve_rank_env(g, env_of(vars));
+  EXPECT_EQ(from_option->job_token, 5u);
+  EXPECT_EQ(from_option->token_from, "--job-token");
+  EXPECT_FALSE(token_note(*from_option));
+}
+
+TEST(RankEnvToken, EmptyTokenVariableIsAnError) {
+  const auto env = env_of({{"OMPI_COMM_WORLD_RANK", "0"},
+                           {"OMPI_COMM_WORLD_SIZE", "3"},
+                           {"OMPI_COMM_WORLD_LOCAL_SIZE", "3"},
+                           {"DLCNET_JOB_TOKEN", ""}});
+  try {
+    resolve_rank_env({}, env);
+    FAIL() << "an empty DLCNET_JOB_TOKEN was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("DLCNET_JOB_TOKEN is set but empty"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(RankEnv, OpenMpiAcrossHostsUsesMpirunHost) {
   const auto e = resolve_rank_env(
       {}, env_of({{"OMPI_COMM_WORLD_RANK", "2"},
