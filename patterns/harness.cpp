@@ -39,6 +39,7 @@ BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
   result.spec = s.spec();
   const BenchSpec& spec = s.spec();
   uint64_t seq = 0;
+  const bool show_progress = ProgressLine::wanted(stderr);
   for (uint64_t size : spec.sizes) {
     fence_and_clear(s);
     if (spec.warmup > 0) {
@@ -47,14 +48,20 @@ BenchResult run_bench(PeerSession& s, Pattern& p, RecordWriter* records,
     }
     Measurement m;
     m.bytes = size;
+    const int64_t start = now_ns();
     RunPlan plan{spec.iterations, 0};
     if (spec.duration_s > 0) {
-      plan.until_ns = now_ns() + static_cast<int64_t>(spec.duration_s * 1e9);
+      plan.until_ns = start + static_cast<int64_t>(spec.duration_s * 1e9);
       m.reserve(1 << 20);
     } else {
       m.reserve(spec.iterations);
     }
+    ProgressLine progress(stderr, "dlc-bench " + std::to_string(size) + " B",
+                          plan.until_ns ? 0 : plan.count, start, plan.until_ns,
+                          s.initiator() && show_progress);
+    plan.progress = &progress;
     p.run(s, size, plan, s.initiator() ? &m : nullptr);
+    progress.finish();
     s.bootstrap().barrier();
     if (!s.initiator()) continue;
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress_line.hpp"
 #include "patterns/session.hpp"
 
 namespace dlcnet {
@@ -29,12 +30,19 @@ struct Measurement {
   }
 };
 
-// How long one run lasts: `count` messages, or until `until_ns` when non-zero.
+// How long one run lasts: `count` messages, or until `until_ns` when non-zero; and where its
+// progress goes (a terminal's progress line, or nowhere).
 struct RunPlan {
   uint64_t count = 0;
   int64_t until_ns = 0;
-  bool done(uint64_t i, int64_t now) const noexcept {
+  ProgressLine* progress = nullptr;
+  // `i` messages done at `now`: whether the run is over (and its progress, when shown).
+  bool done(uint64_t i, int64_t now) const {
+    tick(i, now);
     return until_ns ? now >= until_ns : i >= count;
+  }
+  void tick(uint64_t i, int64_t now) const {
+    if (progress != nullptr) progress->tick(i, now);
   }
 };
 

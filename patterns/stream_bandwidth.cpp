@@ -41,6 +41,7 @@ class StreamBandwidth final : public Pattern {
     while (!last_posted || retired < posted) {
       while (!last_posted) {
         const int64_t now = now_ns();
+        plan.tick(posted, now);
         // In duration mode the run ends at the deadline; the message posted then is the last.
         const bool last = plan.until_ns ? now >= plan.until_ns : posted + 1 == plan.count;
         const bool signaled = last || (posted + 1) % signal_every == 0;

@@ -84,6 +84,10 @@ EngineResult Engine::run(int64_t start_ns) {
   // Block's timed waits end when asked, not up to 50 us later (the default timer slack).
   if (cfg_.idle == Idle::block) prctl(PR_SET_TIMERSLACK, 1UL);
   last_progress_ = last_flush_ = last_check_ = last_activity_ = start_ns;
+  // This rank's sends and receives done, on a terminal (rank 0 only: see replay_rank.cpp).
+  ProgressLine progress(stderr, "dlc-replay " + cfg_.rank_name(boot_.rank()), plan_.entries.size(),
+                        start_ns, 0, cfg_.show_progress);
+  progress_ = &progress;
   try {
     const bool timed = cfg_.mode == Mode::timed;
     for (uint32_t e = 0; e < plan_.entries.size(); ++e) {
@@ -105,8 +109,11 @@ EngineResult Engine::run(int64_t start_ns) {
         // the original error matters more
       }
     }
+    progress_ = nullptr;
     throw;
   }
+  progress_ = nullptr;
+  progress.finish();
   write_records(to_write_.size());
   if (cfg_.records) cfg_.records->flush();
   return std::move(res_);
@@ -135,6 +142,7 @@ void Engine::loop() {
       idle_spins_ = 0;
     }
     housekeeping(now);
+    progress_->tick(done_, now);
     if (busy_iteration || cfg_.idle == Idle::spin) continue;
     const int64_t ahead = heap_.empty() ? INT64_MAX : heap_.front().first - now;
     if (cfg_.idle == Idle::block) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/bootstrap.hpp"
+#include "core/progress_line.hpp"
 #include "core/record.hpp"
 #include "core/transport.hpp"
 #include "replay/replay_plan.hpp"
@@ -31,6 +32,7 @@ struct EngineConfig {
   int64_t fault_after = -1;  // test hook: SIGKILL this rank after that many completions
   RecordWriter* records = nullptr;
   std::function<std::string(int)> rank_name;  // "rank 2 (server0)", for errors
+  bool show_progress = false;                 // this rank's messages on stderr (ProgressLine)
 };
 
 // Per entry, on this rank's clock; -1 where it does not apply.
@@ -110,6 +112,8 @@ class Engine {
   uint64_t completions_ = 0;
   uint64_t notifies_left_ = 0;  // write mode: notifications not yet posted
   int64_t last_progress_ = 0, last_flush_ = 0, last_check_ = 0, last_activity_ = 0;
+  ProgressLine* progress_ = nullptr;  // run()'s, while it runs
+  ProgressLine progress_line_;
   uint32_t idle_spins_ = 0;
 };
 

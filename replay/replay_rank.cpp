@@ -13,6 +13,7 @@
 #include "compare/measured_fct.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/progress_line.hpp"
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
 #include "launch/job.hpp"
@@ -109,6 +110,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   ec.fault_after = o.fault_rank == o.env.rank ? o.fault_after : -1;
   ec.records = out.records();
   ec.rank_name = name;
+  ec.show_progress = o.env.rank == 0 && ProgressLine::wanted(stderr);
   Engine engine(plan, t, jl.bootstrap(), region, ec);
   engine.prepare();
   const EngineResult result = engine.run(jl.release(o.release, idle));
