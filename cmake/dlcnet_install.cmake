@@ -6,6 +6,7 @@
 #   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md
 #   share/dlcnet/scripts/                           netns-star.sh, star-run.sh
 #   share/dlcnet/examples/                          the bundled example job
+#   share/dlcnet/dlcplot/                           dlc-plot's python modules (tools/dlcplot)
 include(GNUInstallDirs)
 
 find_program(DLCNET_HELP2MAN help2man)
@@ -53,5 +54,13 @@ function(dlcnet_install_shared)
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/scripts)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/examples)
-  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/dlc-compare-plot DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/dlc-compare-plot ${PROJECT_SOURCE_DIR}/tools/dlc-plot
+          DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # dlc-plot's modules where it looks for them (../share/dlcnet/dlcplot from bin/), with the
+  # version its --version prints (in the source tree it reads CMakeLists.txt instead).
+  file(GLOB _plot_modules ${PROJECT_SOURCE_DIR}/tools/dlcplot/*.py)
+  file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/dlcplot/plot_version.py
+       CONTENT "# Written by cmake/dlcnet_install.cmake.\nVERSION = \"${PROJECT_VERSION}\"\n")
+  install(FILES ${_plot_modules} ${PROJECT_BINARY_DIR}/dlcplot/plot_version.py
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/dlcplot)
 endfunction()
