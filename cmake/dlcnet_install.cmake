@@ -3,7 +3,8 @@
 #   share/man/man1/<tool>.1.gz                      made at build time by help2man from the
 #                                                   built tool's --help (packaging/help-all.sh)
 #   share/bash-completion/completions/<tool>        packaging/completion.bash (reads --help)
-#   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md
+#   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md,
+#                                                   docs/plots/ (docs/plots.md's images)
 #   share/dlcnet/scripts/                           netns-star.sh, star-run.sh
 #   share/dlcnet/examples/                          the bundled example job
 #   share/dlcnet/dlcplot/                           dlc-plot's python modules (tools/dlcplot)
@@ -49,6 +50,7 @@ function(dlcnet_install_shared)
   install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
                 ${PROJECT_SOURCE_DIR}/packaging/copyright ${_docs}
           DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/plots DESTINATION ${CMAKE_INSTALL_DOCDIR})
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/netns-star.sh
                    ${PROJECT_SOURCE_DIR}/scripts/star-run.sh
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/scripts)
