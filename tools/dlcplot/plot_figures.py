@@ -52,9 +52,11 @@ def size_axis(ax, sizes):
     ax.set_xlabel("message size (bytes)")
 
 
-def new_figure(width=8):
+def new_figure(kind, width=8):
+    """A figure with its default title, TITLES[kind] (dlc-plot's --title replaces it)."""
     fig, ax = plt.subplots(figsize=(width, 4.5))
     ax.grid(alpha=0.3)
+    ax.set_title(TITLES[kind], fontsize=10)
     return fig, ax
 
 
@@ -85,7 +87,7 @@ def cdf(inputs, sizes=None):
                 curves.append((f"{inp.label}, {format_size(b)} B", samples[b]))
             notes.append("dlc-bench lat: " + inp.doc.get("test", {}).get("latency_is", "latency"))
     k, unit = time_unit([v for _, vs in curves for v in vs])
-    fig, ax = new_figure(7)
+    fig, ax = new_figure("cdf", 7)
     for label, vs in curves:
         v = sorted(x * k for x in vs)
         ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post",
@@ -100,7 +102,7 @@ def cdf(inputs, sizes=None):
 def timeline(inputs, sizes=None):
     series = [(inp.label, pi.record_latencies(inp)) for inp in inputs]
     k, unit = time_unit([d for _, pts in series for _, d in pts])
-    fig, ax = new_figure()
+    fig, ax = new_figure("timeline")
     for label, pts in series:
         ax.scatter([t for t, _ in pts], [d * k for _, d in pts], s=5, alpha=0.6,
                    label=f"{label} ({len(pts)})")
@@ -117,7 +119,7 @@ def bw(inputs, sizes=None):
         raise pi.InputError(inputs[-1].path + ": a dlc-bench " + inputs[-1].kind[6:]
                             + " report beside " + inputs[0].kind[6:] + " ones: bw draws all of "
                             "one kind")
-    fig, ax = new_figure()
+    fig, ax = new_figure("bw")
     allb = []
     if kinds == {"bench-bw"}:
         for inp in inputs:
@@ -139,13 +141,13 @@ def bw(inputs, sizes=None):
         ax.set_yscale("log")
         latency_is = inputs[0].doc.get("test", {}).get("latency_is", "latency")
         ax.set_ylabel(f"latency ({unit}; {latency_is})")
-        TITLES["bw"] = "latency against size"
+        ax.set_title("latency against size", fontsize=10)
     size_axis(ax, allb)
     return fig, ax
 
 
 def busbw(inputs, sizes=None):
-    fig, ax = new_figure()
+    fig, ax = new_figure("busbw")
     allb = []
     for inp in inputs:
         pts = pi.ring_curve(inp, "busbw_GBps")
@@ -161,7 +163,7 @@ def busbw(inputs, sizes=None):
 def bursts(inputs, sizes=None):
     series = [(inp, pi.fanin_rounds(inp)) for inp in inputs]
     k, unit = time_unit([r[2] for _, rounds in series for r in rounds])
-    fig, ax = new_figure()
+    fig, ax = new_figure("bursts")
     ticks = {}
     for inp, rounds in series:
         warm = [r for r in rounds if r[0] == "warmup"]
@@ -183,7 +185,7 @@ def bursts(inputs, sizes=None):
 
 
 def iterations(inputs, sizes=None):
-    fig, ax = new_figure()
+    fig, ax = new_figure("iterations")
     traces = {}
     replays = [(inp, pi.replay_iterations(inp, "replay")) for inp in inputs]
     for inp in inputs:
