@@ -65,4 +65,19 @@ function(dlcnet_install_shared)
        CONTENT "# Written by cmake/dlcnet_install.cmake.\nVERSION = \"${PROJECT_VERSION}\"\n")
   install(FILES ${_plot_modules} ${PROJECT_BINARY_DIR}/dlcplot/plot_version.py
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/dlcplot)
+  # Its man page, as the tools' (help2man from its --help, which loads no matplotlib).
+  if(DLCNET_HELP2MAN)
+    set(_page ${PROJECT_BINARY_DIR}/man/dlc-plot.1)
+    add_custom_command(
+      OUTPUT ${_page}.gz
+      COMMAND ${DLCNET_HELP2MAN} --no-info --no-discard-stderr --section=1 --source=dlcnet
+              "--name=PNG plots of dlcnet's JSON reports and record files" --output=${_page}
+              ${PROJECT_SOURCE_DIR}/tools/dlc-plot
+      COMMAND gzip -9nf ${_page}
+      DEPENDS ${PROJECT_SOURCE_DIR}/tools/dlc-plot ${_plot_modules}
+      COMMENT "Man page of dlc-plot (help2man)"
+      VERBATIM)
+    add_custom_target(dlc-plot-man ALL DEPENDS ${_page}.gz)
+    install(FILES ${_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  endif()
 endfunction()

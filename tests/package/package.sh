@@ -89,6 +89,8 @@ complete_words() {
 first="$("$root/usr/bin/dlc-plot" --version 2>&1 | head -1)"
 [ "$first" = "dlc-plot (dlcnet) $version" ] && ok "dlc-plot --version (its modules found): $first" ||
   bad "dlc-plot --version: '$first'"
+man -l "$root/usr/share/man/man1/dlc-plot.1.gz" 2>/dev/null | grep -q -- "--label" &&
+  ok "man -l dlc-plot.1.gz" || bad "dlc-plot's man page: missing or without its options"
 for f in usr/share/dlcnet/scripts/netns-star.sh usr/share/dlcnet/scripts/star-run.sh; do
   [ -x "$root/$f" ] && ok "$f" || bad "$f: missing or not executable"
 done
