@@ -3,9 +3,11 @@
 #   share/man/man1/<tool>.1.gz                      made at build time by help2man from the
 #                                                   built tool's --help (packaging/help-all.sh)
 #   share/bash-completion/completions/<tool>        packaging/completion.bash (reads --help)
-#   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md
+#   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md,
+#                                                   docs/plots/ (docs/plots.md's images)
 #   share/dlcnet/scripts/                           netns-star.sh, star-run.sh
 #   share/dlcnet/examples/                          the bundled example job
+#   share/dlcnet/dlcplot/                           dlc-plot's python modules (tools/dlcplot)
 include(GNUInstallDirs)
 
 find_program(DLCNET_HELP2MAN help2man)
@@ -48,10 +50,34 @@ function(dlcnet_install_shared)
   install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
                 ${PROJECT_SOURCE_DIR}/packaging/copyright ${_docs}
           DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/plots DESTINATION ${CMAKE_INSTALL_DOCDIR})
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/netns-star.sh
                    ${PROJECT_SOURCE_DIR}/scripts/star-run.sh
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/scripts)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/examples)
-  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/dlc-compare-plot DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/dlc-compare-plot ${PROJECT_SOURCE_DIR}/tools/dlc-plot
+          DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # dlc-plot's modules where it looks for them (../share/dlcnet/dlcplot from bin/), with the
+  # version its --version prints (in the source tree it reads CMakeLists.txt instead).
+  file(GLOB _plot_modules ${PROJECT_SOURCE_DIR}/tools/dlcplot/*.py)
+  file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/dlcplot/plot_version.py
+       CONTENT "# Written by cmake/dlcnet_install.cmake.\nVERSION = \"${PROJECT_VERSION}\"\n")
+  install(FILES ${_plot_modules} ${PROJECT_BINARY_DIR}/dlcplot/plot_version.py
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/dlcplot)
+  # Its man page, as the tools' (help2man from its --help, which loads no matplotlib).
+  if(DLCNET_HELP2MAN)
+    set(_page ${PROJECT_BINARY_DIR}/man/dlc-plot.1)
+    add_custom_command(
+      OUTPUT ${_page}.gz
+      COMMAND ${DLCNET_HELP2MAN} --no-info --no-discard-stderr --section=1 --source=dlcnet
+              "--name=PNG plots of dlcnet's JSON reports and record files" --output=${_page}
+              ${PROJECT_SOURCE_DIR}/tools/dlc-plot
+      COMMAND gzip -9nf ${_page}
+      DEPENDS ${PROJECT_SOURCE_DIR}/tools/dlc-plot ${_plot_modules}
+      COMMENT "Man page of dlc-plot (help2man)"
+      VERBATIM)
+    add_custom_target(dlc-plot-man ALL DEPENDS ${_page}.gz)
+    install(FILES ${_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  endif()
 endfunction()

@@ -86,6 +86,11 @@ complete_words() {
   bad "completion: --collective all: '$(complete_words dlc-bench ring --collective all)'"
 
 # What else a user runs or reads.
+first="$("$root/usr/bin/dlc-plot" --version 2>&1 | head -1)"
+[ "$first" = "dlc-plot (dlcnet) $version" ] && ok "dlc-plot --version (its modules found): $first" ||
+  bad "dlc-plot --version: '$first'"
+man -l "$root/usr/share/man/man1/dlc-plot.1.gz" 2>/dev/null | grep -q -- "--label" &&
+  ok "man -l dlc-plot.1.gz" || bad "dlc-plot's man page: missing or without its options"
 for f in usr/share/dlcnet/scripts/netns-star.sh usr/share/dlcnet/scripts/star-run.sh; do
   [ -x "$root/$f" ] && ok "$f" || bad "$f: missing or not executable"
 done
