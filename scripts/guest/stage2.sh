@@ -81,23 +81,14 @@ link set eth0 up"
   fi
 fi
 
-step rdma link add rxe0 type rxe netdev "$netdev"
-
-# rxe fills in its GID table asynchronously; wait for the IPv4 RoCE v2 GID and an
-# ACTIVE port so the command never sees a half-made device.
+# The same steps as Soft-RoCE on a host (scripts/softroce-host.sh up): add rxe0, wait for
+# an ACTIVE port with the IPv4 RoCE v2 GID, so the command never sees a half-made device.
 # shellcheck disable=SC1091  # a helper of this harness, sourced at run time
-. "$HELPERS/gid-index.sh"   # defines gid_index; sourcing runs nothing
-gid=""
-for ((try = 0; try < 100; try++)); do
-  state=""
-  read -r state </sys/class/infiniband/rxe0/ports/1/state 2>/dev/null
-  if [[ "$state" == *ACTIVE* ]] && gid="$(gid_index rxe0 1 "$GUEST_ADDR" 2>/dev/null)"; then
-    break
-  fi
-  gid=""
-  sleep 0.1
-done
-[ -n "$gid" ] || setup_fail "rxe0 did not become ACTIVE with a RoCE v2 IPv4 GID (state: ${state:-none})"
+. "$HELPERS/../softroce-host.sh"   # defines softroce_add; sourcing runs nothing
+# shellcheck disable=SC2154  # softroce_error and softroce_gid are set by softroce_add
+softroce_add rxe0 "$netdev" "$GUEST_ADDR" || setup_fail "$softroce_error"
+# shellcheck disable=SC2154
+gid="$softroce_gid"
 [ -e /dev/infiniband/uverbs0 ] || setup_fail "/dev/infiniband/uverbs0 missing (ib_uverbs not loaded?)"
 say "rxe0 on $netdev, $GUEST_ADDR, RoCE v2 GID index $gid"
 
