@@ -66,16 +66,18 @@ std::string ProgressLine::text(uint64_t done, int64_t now) const {
   std::string s = label_ + ": " + grouped(done);
   if (total_ > 0) {
     char pct[32];
-    std::snprintf(pct, sizeof pct, " (%.1f %%)", 100.0 * static_cast<double>(done) /
-                                                     static_cast<double>(total_));
+    std::snprintf(pct, sizeof pct, " (%.1f %%)",
+                  100.0 * static_cast<double>(done) / static_cast<double>(total_));
     s += " of " + grouped(total_) + " messages" + pct;
   } else {
     s += " messages";
   }
   s += ", " + rate_text(rate);
   if (until_ns_ > 0) {
-    s += ", " + seconds_text(std::ceil(static_cast<double>(std::max<int64_t>(0, until_ns_ - now)) * 1e-9)) +
-         " left";
+    s +=
+        ", " +
+        seconds_text(std::ceil(static_cast<double>(std::max<int64_t>(0, until_ns_ - now)) * 1e-9)) +
+        " left";
   } else if (total_ > 0 && done > 0 && done <= total_) {
     s += ", " + seconds_text(std::ceil(static_cast<double>(total_ - done) / rate)) + " left";
   }

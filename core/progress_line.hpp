@@ -20,8 +20,8 @@ class ProgressLine {
   ProgressLine() = default;  // shows nothing
   // `total` messages (0: not known), or a run that ends at `until_ns` (0: not known); times on
   // now_ns()'s clock. Disabled unless `enabled`.
-  ProgressLine(std::FILE* f, std::string label, uint64_t total, int64_t start_ns,
-               int64_t until_ns, bool enabled);
+  ProgressLine(std::FILE* f, std::string label, uint64_t total, int64_t start_ns, int64_t until_ns,
+               bool enabled);
   ~ProgressLine() { finish(); }
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;

@@ -11,8 +11,8 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/wire.hpp"
-#include "verbs/ack_timeout.hpp"
 #include "verbs/qp_setup.hpp"
+#include "verbs/rc_retry.hpp"
 #include "verbs/verbs_error.hpp"
 
 namespace dlcnet::verbs {
@@ -95,7 +95,7 @@ rdma_conn_param conn_param(const CmSetup& s, const uint8_t* priv, uint8_t priv_l
   p.private_data_len = priv_len;
   p.responder_resources = s.responder_resources;
   p.initiator_depth = s.initiator_depth;
-  p.retry_count = kRetryCount;
+  p.retry_count = retry_count();
   p.rnr_retry_count = kRnrRetry;
   p.flow_control = 1;
   return p;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "verbs/ack_timeout.hpp"
 #include "verbs/mtu.hpp"
+#include "verbs/rc_retry.hpp"
 
 namespace dlcnet::verbs {
 namespace {
@@ -87,7 +87,7 @@ void qp_to_rts(ibv_qp* qp, uint32_t sq_psn, uint8_t max_rd_atomic) {
   ibv_qp_attr attr{};
   attr.qp_state = IBV_QPS_RTS;
   attr.timeout = ack_timeout();
-  attr.retry_cnt = kRetryCount;
+  attr.retry_cnt = retry_count();
   attr.rnr_retry = kRnrRetry;
   attr.sq_psn = sq_psn;
   attr.max_rd_atomic = max_rd_atomic;

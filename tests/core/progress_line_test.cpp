@@ -21,9 +21,11 @@ std::string contents(std::FILE* f) {
 
 TEST(ProgressLine, SaysDoneOfTotalRateAndTimeLeft) {
   ProgressLine p(nullptr, "dlc-replay rank 0", 1000, 0, 0, false);
-  EXPECT_EQ(p.text(250, 2 * kS), "dlc-replay rank 0: 250 of 1 000 messages (25.0 %), 125 /s, 6 s left");
+  EXPECT_EQ(p.text(250, 2 * kS),
+            "dlc-replay rank 0: 250 of 1 000 messages (25.0 %), 125 /s, 6 s left");
   ProgressLine timed(nullptr, "dlc-bench 4096 B", 0, 0, 10 * kS, false);
-  EXPECT_EQ(timed.text(1'234'567, 2 * kS), "dlc-bench 4096 B: 1 234 567 messages, 617 k/s, 8 s left");
+  EXPECT_EQ(timed.text(1'234'567, 2 * kS),
+            "dlc-bench 4096 B: 1 234 567 messages, 617 k/s, 8 s left");
 }
 
 TEST(ProgressLine, WaitsASecondThenRewritesTheLineTwiceASecondAndErasesIt) {
@@ -43,7 +45,11 @@ TEST(ProgressLine, WaitsASecondThenRewritesTheLineTwiceASecondAndErasesIt) {
   }  // finish(): blanks over the line, back to its start
   const std::string all = contents(f);
   const std::string tail = all.substr(all.rfind("left") + 4);
-  EXPECT_EQ(tail, "\r" + std::string(std::string("x: 99 of 100 messages (99.0 %), 49.5 /s, 1 s left").size(), ' ') + "\r");
+  EXPECT_EQ(tail,
+            "\r" +
+                std::string(std::string("x: 99 of 100 messages (99.0 %), 49.5 /s, 1 s left").size(),
+                            ' ') +
+                "\r");
   std::fclose(f);
 }
 

@@ -9,7 +9,7 @@
 #include "core/error.hpp"
 #include "core/inprocess_bootstrap.hpp"
 #include "tests/verbs/verbs_pair.hpp"
-#include "verbs/ack_timeout.hpp"
+#include "verbs/rc_retry.hpp"
 #include "verbs/verbs_transport.hpp"
 
 namespace dlcnet::test {

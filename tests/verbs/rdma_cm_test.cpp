@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/verbs/verbs_pair.hpp"
-#include "verbs/ack_timeout.hpp"
+#include "verbs/rc_retry.hpp"
 
 namespace dlcnet::test {
 namespace {

@@ -1,5 +1,6 @@
-// DLCNET_VERBS_ACK_TIMEOUT: the default, an override, and rejected values.
-#include "verbs/ack_timeout.hpp"
+// DLCNET_VERBS_ACK_TIMEOUT and DLCNET_VERBS_RETRY_COUNT: the default, an override, and
+// rejected values.
+#include "verbs/rc_retry.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -12,7 +13,10 @@ namespace {
 
 class AckTimeoutTest : public ::testing::Test {
  protected:
-  void TearDown() override { unsetenv("DLCNET_VERBS_ACK_TIMEOUT"); }
+  void TearDown() override {
+    unsetenv("DLCNET_VERBS_ACK_TIMEOUT");
+    unsetenv("DLCNET_VERBS_RETRY_COUNT");
+  }
   static void set(const char* v) { setenv("DLCNET_VERBS_ACK_TIMEOUT", v, 1); }
 };
 
@@ -36,6 +40,19 @@ TEST_F(AckTimeoutTest, RejectsOutOfRangeOrJunk) {
   for (const char* v : {"0", "32", "-1", "18x", "abc"}) {
     set(v);
     EXPECT_THROW(ack_timeout(), Error) << v;
+  }
+}
+
+TEST_F(AckTimeoutTest, RetryCountDefaultOverrideAndRejects) {
+  unsetenv("DLCNET_VERBS_RETRY_COUNT");
+  EXPECT_EQ(retry_count(), kRetryCount);
+  setenv("DLCNET_VERBS_RETRY_COUNT", "7", 1);
+  EXPECT_EQ(retry_count(), 7);
+  setenv("DLCNET_VERBS_RETRY_COUNT", "0", 1);
+  EXPECT_EQ(retry_count(), 0);
+  for (const char* v : {"8", "-1", "7x", "x"}) {
+    setenv("DLCNET_VERBS_RETRY_COUNT", v, 1);
+    EXPECT_THROW(retry_count(), Error) << v;
   }
 }
 
