@@ -97,8 +97,8 @@ TEST(ModelReferenceTimes, EveryMessageAsBeforeTheSpeedUp) {
           << s.name << " message " << i << ": sent " << p.messages[i].sent_s << ", reference "
           << sent;
       ASSERT_TRUE(close(finish, p.messages[i].finish_s))
-          << s.name << " message " << i << ": finish " << p.messages[i].finish_s
-          << ", reference " << finish;
+          << s.name << " message " << i << ": finish " << p.messages[i].finish_s << ", reference "
+          << finish;
     }
   }
   std::string extra;
