@@ -9,87 +9,131 @@ namespace {
 
 // Below this unfixed weight a link has no variable left to share (weights are flow counts).
 constexpr double kWeightEpsilon = 1e-9;
-constexpr size_t kNone = std::numeric_limits<size_t>::max();
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
 }  // namespace
 
 void MaxMin::solve(std::span<const double> capacity, std::span<const MaxMinVar> vars,
                    std::span<double> rate) {
   assert(rate.size() == vars.size());
-  const size_t links = capacity.size();
-  remaining_.assign(capacity.begin(), capacity.end());
-  weight_.assign(links, 0);
-  done_.assign(links, 0);
-  fixed_.assign(vars.size(), 0);
-  // Users of each link, in compressed rows: first_[l] .. first_[l + 1].
-  first_.assign(links + 1, 0);
-  for (const MaxMinVar& v : vars) {
-    for (uint32_t l : {v.link_a, v.link_b}) {
-      if (l == kNoLink) continue;
-      weight_[l] += v.weight;
-      ++first_[l + 1];
+  const uint32_t links = static_cast<uint32_t>(capacity.size());
+  const uint32_t count = static_cast<uint32_t>(vars.size());
+  remaining_.resize(links);
+  weight_.resize(links);
+  share_.resize(links);
+  done_.resize(links);
+  first_.resize(links + 1);
+  cursor_.resize(links);
+  open_.resize(links);
+  fixed_.resize(count);
+  users_.resize(2 * static_cast<size_t>(count));
+  // Plain pointers: the compiler need not reload every vector's data after each store.
+  double* __restrict remaining = remaining_.data();
+  double* __restrict weight = weight_.data();
+  double* __restrict share = share_.data();
+  uint8_t* __restrict done = done_.data();
+  uint8_t* __restrict fixed = fixed_.data();
+  uint32_t* __restrict first = first_.data();
+  uint32_t* __restrict cursor = cursor_.data();
+  uint32_t* __restrict open = open_.data();
+  uint32_t* __restrict users = users_.data();
+  const MaxMinVar* __restrict var = vars.data();
+  double* __restrict out = rate.data();
+  for (uint32_t l = 0; l < links; ++l) {
+    remaining[l] = capacity[l];
+    weight[l] = 0;
+    done[l] = 0;
+    first[l] = 0;
+  }
+  first[links] = 0;
+  // Users of each link, in compressed rows: first[l] .. first[l + 1].
+  for (uint32_t i = 0; i < count; ++i) {
+    const MaxMinVar& v = var[i];
+    fixed[i] = 0;
+    if (v.link_a != kNoLink) {
+      weight[v.link_a] += v.weight;
+      ++first[v.link_a + 1];
+    }
+    if (v.link_b != kNoLink) {
+      weight[v.link_b] += v.weight;
+      ++first[v.link_b + 1];
     }
   }
-  for (size_t l = 0; l < links; ++l) first_[l + 1] += first_[l];
-  users_.resize(first_[links]);
-  cursor_.assign(first_.begin(), first_.end() - 1);
-  for (uint32_t i = 0; i < vars.size(); ++i) {
-    for (uint32_t l : {vars[i].link_a, vars[i].link_b})
-      if (l != kNoLink) users_[cursor_[l]++] = i;
+  for (uint32_t l = 0; l < links; ++l) {
+    first[l + 1] += first[l];
+    cursor[l] = first[l];
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    if (var[i].link_a != kNoLink) users[cursor[var[i].link_a]++] = i;
+    if (var[i].link_b != kNoLink) users[cursor[var[i].link_b]++] = i;
   }
   // The links still shared, with their share (remaining capacity per unfixed weight, updated
   // when a variable on them is fixed); each round fixes the one with the smallest. A star has
   // few links in use (two per host), so a scan of the open ones beats a heap of shares updated
   // per variable.
-  open_.clear();
-  share_.resize(links);
+  uint32_t opened = 0;
   for (uint32_t l = 0; l < links; ++l) {
-    if (weight_[l] > kWeightEpsilon) {
-      open_.push_back(l);
-      share_[l] = remaining_[l] / weight_[l];
+    if (weight[l] > kWeightEpsilon) {
+      open[opened++] = l;
+      share[l] = remaining[l] / weight[l];
     }
   }
-  for (uint32_t i = 0; i < vars.size(); ++i) {
-    if (vars[i].link_a == kNoLink && vars[i].link_b == kNoLink) {
-      rate[i] = std::numeric_limits<double>::infinity();
-      fixed_[i] = 1;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (var[i].link_a == kNoLink && var[i].link_b == kNoLink) {
+      out[i] = std::numeric_limits<double>::infinity();
+      fixed[i] = 1;
     }
   }
-  while (!open_.empty()) {
-    // The open link with the smallest share; links left without unfixed weight close here.
-    size_t best = kNone;
+  // Links whose unfixed weight fell to nothing since the last round: the next scan closes them.
+  uint32_t closing = 0;
+  while (opened > 0) {
+    // The open link with the smallest share (the first of equals, in the list's order); links
+    // left without unfixed weight close here, the last open link taking their place. Once those
+    // are gone, the rest of the list is a plain search for the minimum.
+    uint32_t best = kNone;
     double best_share = std::numeric_limits<double>::infinity();
-    for (size_t k = 0; k < open_.size();) {
-      const uint32_t l = open_[k];
-      if (weight_[l] <= kWeightEpsilon) {
-        done_[l] = 1;
-        open_[k] = open_.back();
-        open_.pop_back();
+    uint32_t k = 0;
+    for (; closing > 0 && k < opened;) {
+      const uint32_t l = open[k];
+      if (weight[l] <= kWeightEpsilon) {
+        done[l] = 1;
+        open[k] = open[--opened];
+        --closing;
         continue;
       }
-      if (share_[l] < best_share) {
-        best_share = share_[l];
+      if (share[l] < best_share) {
+        best_share = share[l];
         best = k;
       }
       ++k;
     }
+    for (; k < opened; ++k) {
+      const double s = share[open[k]];
+      const bool less = s < best_share;
+      best = less ? k : best;
+      best_share = less ? s : best_share;
+    }
     if (best == kNone) break;
-    const uint32_t link = open_[best];
-    open_[best] = open_.back();
-    open_.pop_back();
-    done_[link] = 1;
-    const double share = std::max(0.0, best_share);
-    for (uint32_t k = first_[link]; k < first_[link + 1]; ++k) {
-      const uint32_t i = users_[k];
-      if (fixed_[i]) continue;
-      fixed_[i] = 1;
-      rate[i] = share;
-      const MaxMinVar& v = vars[i];
+    const uint32_t link = open[best];
+    open[best] = open[--opened];
+    done[link] = 1;
+    const double s = std::max(0.0, best_share);
+    for (uint32_t j = first[link]; j < first[link + 1]; ++j) {
+      const uint32_t i = users[j];
+      if (fixed[i]) continue;
+      fixed[i] = 1;
+      out[i] = s;
+      const MaxMinVar& v = var[i];
       const uint32_t other = v.link_a == link ? v.link_b : v.link_a;
-      if (other == kNoLink || done_[other]) continue;
-      remaining_[other] = std::max(0.0, remaining_[other] - v.weight * share);
-      weight_[other] -= v.weight;
-      if (weight_[other] > kWeightEpsilon) share_[other] = remaining_[other] / weight_[other];
+      if (other == kNoLink || done[other]) continue;
+      remaining[other] = std::max(0.0, remaining[other] - v.weight * s);
+      const bool was_open = weight[other] > kWeightEpsilon;
+      weight[other] -= v.weight;
+      if (weight[other] > kWeightEpsilon) {
+        share[other] = remaining[other] / weight[other];
+      } else if (was_open) {
+        ++closing;
+      }
     }
   }
 }

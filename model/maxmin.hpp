@@ -5,7 +5,9 @@
 // from their other link; repeat until every variable is fixed.
 //
 // Cost per solve: O(V + R x L) for V variables on L links fixed in R rounds (R <= L), every
-// buffer reused from the previous solve.
+// buffer reused from the previous solve. The model solves at every event (about one per
+// message), so this is its hot loop: plain pointers, a count of the links waiting to close so
+// that most of a round's scan is a branch-free search for the minimum (bench/README.md).
 #pragma once
 
 #include <cstdint>

@@ -144,10 +144,11 @@ class Run {
   }
 
   void complete_done() {
+    const double slack = slack_s();  // now_ stays put while flows complete
     for (size_t k = 0; k < active_.size();) {
       PairFlows& p = pairs_[active_[k]];
       uint32_t m;
-      while (p.pop_done(kDoneTolerance, slack_s(), m)) complete(m);
+      while (p.pop_done(kDoneTolerance, slack, m)) complete(m);
       if (p.count() == 0) {
         deactivate(active_[k]);  // swaps the last active pair into k
       } else {
