@@ -14,7 +14,8 @@ export PATH="/usr/bin:/bin:$PATH"
 seconds="${1:-5}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_trace_file fuzz_sketch_rows_diff fuzz_units fuzz_wire)
+[ ${#targets[@]} -gt 0 ] ||
+  targets=(fuzz_trace_file fuzz_sketch_rows_diff fuzz_units fuzz_wire fuzz_bootstrap fuzz_sim_formats)
 build="${DLCNET_FUZZ_BUILD_DIR:-build-fuzz}"
 jobs="${DLCNET_JOBS:-2}"
 
