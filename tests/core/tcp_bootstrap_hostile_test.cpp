@@ -179,8 +179,9 @@ TEST(TcpBootstrapHostile, BadHellosAreTurnedAwayAtOnceWhileRanksJoin) {
   version.resize(version.size() + 16, 0);
   Bytes collective = encode_frame(kCollective, Bytes(16, 0));
   const std::vector<Hostile> cases = {
-      {"garbage", Bytes{'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1', '\r',
-                        '\n', '\r', '\n'},
+      {"garbage",
+       Bytes{'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P', '/', '1', '.', '1', '\r', '\n', '\r',
+             '\n'},
        "not a dlcnet peer"},
       {"4 GiB length", header(kWireVersion, kHello, 0xffffffffu), "exceeds the limit"},
       {"64 MiB length", header(kWireVersion, kHello, kWireMaxPayload), "exceeds the limit"},
@@ -343,9 +344,8 @@ TEST(TcpBootstrapHostile, IdleAndSlowConnectionsAreCutAtTheirHelloDeadline) {
   std::vector<std::future<Ending>> endings;
   for (const auto* group : {&idle, &slow})
     for (const Socket& s : *group)
-      endings.push_back(std::async(std::launch::async, [&s, opened] {
-        return wait_closed(s, milliseconds(2500), opened);
-      }));
+      endings.push_back(std::async(
+          std::launch::async, [&s, opened] { return wait_closed(s, milliseconds(2500), opened); }));
   for (auto& f : endings) {
     const Ending e = f.get();
     EXPECT_TRUE(e.closed);
@@ -461,7 +461,8 @@ TEST(TcpBootstrapHostile, ClaimedCollectiveLengthIsNotAllocatedUpFront) {
   fake.get();
 }
 
-// --- the joining side, against a fake coordinator -------------------------------------------------
+// --- the joining side, against a fake coordinator
+// -------------------------------------------------
 
 // A fake rank 0: takes rank 1's hello and answers with `reply` (raw bytes), then waits.
 struct FakeCoordinator {
@@ -511,8 +512,7 @@ TEST(TcpBootstrapHostile, OversizeWelcomeFromAFakeCoordinatorIsNamed) {
     FakeCoordinator fake(header(kWireVersion, kWelcome, claimed));
     milliseconds took{0};
     const std::string m = join_error(fake.port, &took);
-    EXPECT_NE(m.find("coordinator 127.0.0.1:" + std::to_string(fake.port)), std::string::npos)
-        << m;
+    EXPECT_NE(m.find("coordinator 127.0.0.1:" + std::to_string(fake.port)), std::string::npos) << m;
     EXPECT_NE(m.find("frame of " + std::to_string(claimed) + " bytes exceeds the limit"),
               std::string::npos)
         << m;
