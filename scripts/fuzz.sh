@@ -40,7 +40,8 @@ for t in "${targets[@]}"; do
   rc=0
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -malloc_limit_mb=256 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dirs[@]}" \
+    -malloc_limit_mb=256 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    "${dirs[@]}" \
     >"$log" 2>&1 || rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
