@@ -29,6 +29,8 @@ Bytes encode_blobs(uint64_t round, const std::vector<Bytes>& blobs) {
   return w.take();
 }
 
+}  // namespace
+
 std::vector<Bytes> decode_blobs(const Bytes& payload, uint64_t want_round, size_t want_count,
                                 const std::string& peer) {
   WireReader r(payload, "collective from " + peer);
@@ -44,8 +46,6 @@ std::vector<Bytes> decode_blobs(const Bytes& payload, uint64_t want_round, size_
   r.expect_end();
   return out;
 }
-
-}  // namespace
 
 TcpBootstrap::TcpBootstrap(TcpBootstrapConfig cfg) : cfg_(std::move(cfg)), impl_(new Impl) {
   if (cfg_.size < 1 || cfg_.rank < 0 || cfg_.rank >= cfg_.size) {

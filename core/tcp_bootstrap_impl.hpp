@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,18 @@ struct TcpBootstrap::Impl {
   std::string verdict;  // the job's cause of failure, once this rank knows it
   BootstrapTraffic traffic;
 };
+
+// Rank 0's reading of a connection's first frame (its hello: rank, world size, job token): the
+// rank it names, or -1 with `reason` saying why the connection is to be turned away (not a
+// hello, malformed, another job's token or world size, a rank out of range, or one that
+// `joined` already). A free function so that a fuzz target can reach it (tests/fuzz).
+int decode_hello(const Frame& f, const std::string& from, uint64_t job_token, int size,
+                 const std::function<bool(int)>& joined, std::string& reason);
+
+// A collective's payload (round, count, the blobs) from `peer`: exactly `want_count` blobs of
+// round `want_round`, or ProtocolError.
+std::vector<Bytes> decode_blobs(const Bytes& payload, uint64_t want_round, size_t want_count,
+                                const std::string& peer);
 
 // The connection to a peer has ended (the peer exited or was killed): why, or nothing while
 // it is open (with or without data waiting). Never blocks.

@@ -69,6 +69,32 @@ std::string list_absent(const std::vector<Socket>& peers) {
 
 }  // namespace
 
+int decode_hello(const Frame& f, const std::string& from, uint64_t job_token, int size,
+                 const std::function<bool(int)>& joined, std::string& reason) {
+  int rank = -1;
+  try {
+    if (f.type != kHello)
+      throw ProtocolError(from + ": expected a hello, got frame type " + std::to_string(f.type));
+    WireReader r(f.payload, "hello from " + from);
+    rank = static_cast<int>(r.u32("rank"));
+    const int claimed_size = static_cast<int>(r.u32("size"));
+    const uint64_t token = r.u64("job token");
+    r.expect_end();
+    if (token != job_token)
+      reason = "job token differs (another job?)";
+    else if (claimed_size != size)
+      reason =
+          "world size " + std::to_string(claimed_size) + " differs from " + std::to_string(size);
+    else if (rank <= 0 || rank >= size)
+      reason = "rank " + std::to_string(rank) + " is out of range";
+    else if (joined(rank))
+      reason = "rank " + std::to_string(rank) + " joined already";
+  } catch (const Error& e) {
+    reason = e.what();
+  }
+  return reason.empty() ? rank : -1;
+}
+
 void TcpBootstrap::accept_ranks(Deadline deadline) {
   Impl& im = *impl_;
   im.peers.resize(static_cast<size_t>(cfg_.size));
@@ -79,28 +105,9 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
   // The hello of `a`: the rank it names, or -1 after turning `a` away.
   auto check_hello = [&](Arrival& a, const Frame& f) -> int {
     std::string reason;
-    int rank = -1;
-    try {
-      if (f.type != kHello)
-        throw ProtocolError(a.from + ": expected a hello, got frame type " +
-                            std::to_string(f.type));
-      WireReader r(f.payload, "hello from " + a.from);
-      rank = static_cast<int>(r.u32("rank"));
-      const int size = static_cast<int>(r.u32("size"));
-      const uint64_t token = r.u64("job token");
-      r.expect_end();
-      if (token != cfg_.job_token)
-        reason = "job token differs (another job?)";
-      else if (size != cfg_.size)
-        reason =
-            "world size " + std::to_string(size) + " differs from " + std::to_string(cfg_.size);
-      else if (rank <= 0 || rank >= cfg_.size)
-        reason = "rank " + std::to_string(rank) + " is out of range";
-      else if (im.peers[static_cast<size_t>(rank)].valid())
-        reason = "rank " + std::to_string(rank) + " joined already";
-    } catch (const Error& e) {
-      reason = e.what();
-    }
+    const int rank = decode_hello(
+        f, a.from, cfg_.job_token, cfg_.size,
+        [&](int r) { return im.peers[static_cast<size_t>(r)].valid(); }, reason);
     if (reason.empty()) return rank;
     turn_away(a.s, a.from, reason, turned_away);
     return -1;

@@ -14,7 +14,8 @@ export PATH="/usr/bin:/bin:$PATH"
 seconds="${1:-5}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_trace_file fuzz_sketch_rows_diff fuzz_units fuzz_wire)
+[ ${#targets[@]} -gt 0 ] ||
+  targets=(fuzz_trace_file fuzz_sketch_rows_diff fuzz_units fuzz_wire fuzz_bootstrap fuzz_sim_formats)
 build="${DLCNET_FUZZ_BUILD_DIR:-build-fuzz}"
 jobs="${DLCNET_JOBS:-2}"
 
@@ -39,7 +40,8 @@ for t in "${targets[@]}"; do
   rc=0
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dirs[@]}" \
+    -malloc_limit_mb=256 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    "${dirs[@]}" \
     >"$log" 2>&1 || rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)

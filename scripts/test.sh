@@ -50,7 +50,7 @@ fi
 subset=(-DDLCNET_WITH_VERBS=OFF -DDLCNET_WITH_UCX=OFF -DDLCNET_WITH_LAUNCH=OFF
   -DDLCNET_WITH_PATTERNS=OFF -DDLCNET_WITH_REPLAY=OFF -DDLCNET_WITH_FABRIC=OFF
   -DDLCNET_WITH_FLOWS=OFF)
-fuzz_targets="fuzz_trace_file fuzz_sketch_rows_diff fuzz_units fuzz_wire"
+fuzz_targets="fuzz_trace_file fuzz_sketch_rows_diff fuzz_units fuzz_wire fuzz_bootstrap fuzz_sim_formats"
 # build_and_test DIR TESTDIR LABEL TARGETS CMAKE_ARGS...: configures DIR, builds TARGETS, then
 # runs the tests labelled LABEL under DIR/TESTDIR.
 build_and_test() {
