@@ -4,7 +4,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <string>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/frame_reader.hpp"
@@ -78,25 +82,34 @@ void TcpBootstrap::join() {
   if (cfg_.rank != 0) {
     const std::string coord =
         "coordinator " + cfg_.coordinator_host + ":" + std::to_string(cfg_.port);
-    Socket s = tcp_connect(cfg_.coordinator_host, cfg_.port, deadline,
-                           "rank " + std::to_string(cfg_.rank));
-    WireWriter w;
-    w.u32(static_cast<uint32_t>(cfg_.rank))
-        .u32(static_cast<uint32_t>(cfg_.size))
-        .u64(cfg_.job_token);
-    send_frame(s, kHello, w.bytes(), deadline, coord, cfg_.wire_version);
-    Frame f = recv_frame(s, deadline, coord, kJoinReplyMax);
-    impl_->traffic = {1, 1, kFrameHeaderSize + f.payload.size()};
-    if (f.type == kReject) {
-      WireReader r(f.payload, coord);
-      throw ProtocolError(coord + " turned this rank away: " + r.str("reason", kReasonMax));
+    // Turned away to make room for others (a flood of connections at rank 0 while this rank
+    // was slow to say hello): connect again, after a pause that grows, until the deadline.
+    for (int attempt = 1;; ++attempt) {
+      Socket s = tcp_connect(cfg_.coordinator_host, cfg_.port, deadline,
+                             "rank " + std::to_string(cfg_.rank));
+      WireWriter w;
+      w.u32(static_cast<uint32_t>(cfg_.rank))
+          .u32(static_cast<uint32_t>(cfg_.size))
+          .u64(cfg_.job_token);
+      send_frame(s, kHello, w.bytes(), deadline, coord, cfg_.wire_version);
+      Frame f = recv_frame(s, deadline, coord, kJoinReplyMax);
+      impl_->traffic = {1, 1, kFrameHeaderSize + f.payload.size()};
+      if (f.type == kReject) {
+        WireReader r(f.payload, coord);
+        const std::string reason = r.str("reason", kReasonMax);
+        if (reason.find(kMakeRoomReason) != std::string::npos && !deadline.expired()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(std::min(10 * attempt, 200)));
+          continue;
+        }
+        throw ProtocolError(coord + " turned this rank away: " + reason);
+      }
+      if (f.type != kWelcome)
+        throw ProtocolError(coord + ": unexpected frame type " + std::to_string(f.type));
+      impl_->peers.push_back(std::move(s));
+      impl_->names.push_back(coord);
+      impl_->joined = true;
+      return;
     }
-    if (f.type != kWelcome)
-      throw ProtocolError(coord + ": unexpected frame type " + std::to_string(f.type));
-    impl_->peers.push_back(std::move(s));
-    impl_->names.push_back(coord);
-    impl_->joined = true;
-    return;
   }
   accept_ranks(deadline);
   impl_->joined = true;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/socket.hpp"
@@ -35,6 +36,9 @@ inline constexpr uint32_t kReportMax = 2 * (4 + 4096);
 // still missing; a connection arriving beyond that turns the oldest waiting one away (a flood
 // of idle connections cannot use up rank 0's descriptors or keep real ranks in the backlog).
 inline constexpr size_t kSpareArrivals = 64;
+// The reason rank 0 gives a connection it turns away to make room (the oldest waiting): a real
+// rank that hears it was only slow to say hello under a flood, and connects again.
+inline constexpr std::string_view kMakeRoomReason = "connections waiting to say hello";
 
 // What a failing rank reported to rank 0 (a kFailed frame).
 struct FailureReport {

@@ -170,8 +170,8 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
       if (arrivals.size() >= static_cast<size_t>(missing) + kSpareArrivals) {
         Arrival& oldest = arrivals.front();
         turn_away(oldest.s, oldest.from,
-                  "more than " + std::to_string(missing + kSpareArrivals) +
-                      " connections waiting to say hello: the oldest is turned away",
+                  "more than " + std::to_string(missing + kSpareArrivals) + " " +
+                      std::string(kMakeRoomReason) + ": the oldest is turned away",
                   turned_away);
         arrivals.pop_front();
       }

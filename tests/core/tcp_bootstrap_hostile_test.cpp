@@ -529,6 +529,44 @@ TEST(TcpBootstrapHostile, OversizeResultFromAFakeCoordinatorIsNamed) {
   EXPECT_LT(took.count(), 1000) << m;
 }
 
+// A real rank turned away to make room (under a flood it was slow to say hello: the oldest
+// waiting connection goes) connects again and joins; any other reject still ends its join.
+TEST(TcpBootstrapHostile, RankTurnedAwayToMakeRoomConnectsAgain) {
+  Socket listener = tcp_listen("127.0.0.1", 0);
+  const uint16_t port = local_port(listener);
+  auto reject = [](const std::string& reason) {
+    WireWriter w;
+    w.str(reason);
+    return w.bytes();
+  };
+  int hellos = 0;
+  auto coordinator = std::async(std::launch::async, [&] {
+    for (int i = 0; i < 3; ++i) {
+      auto s = tcp_accept(listener, Deadline::after(milliseconds(5000)), nullptr);
+      if (!s) return;
+      (void)recv_frame(*s, Deadline::after(milliseconds(5000)), "rank 1");
+      ++hellos;
+      if (i < 2) {
+        send_frame(
+            *s, kReject,
+            reject("more than 71 connections waiting to say hello: the oldest is turned away"),
+            Deadline::after(milliseconds(1000)), "rank 1");
+      } else {
+        send_frame(*s, kWelcome, {}, Deadline::after(milliseconds(1000)), "rank 1");
+      }
+    }
+  });
+  milliseconds took{0};
+  EXPECT_EQ(join_error(port, &took), "no error");
+  coordinator.get();
+  EXPECT_EQ(hellos, 3);
+  EXPECT_LT(took.count(), 1000);
+
+  FakeCoordinator wrong_token(encode_frame(kReject, reject("wrong job token")));
+  const std::string m = join_error(wrong_token.port, &took);
+  EXPECT_NE(m.find("turned this rank away: wrong job token"), std::string::npos) << m;
+}
+
 // --- the reader itself: memory follows the bytes that arrived, frames come out whole ---------
 
 TEST(FrameReaderBounds, AllocatesAsBytesArriveAndReassemblesLargeFrames) {
