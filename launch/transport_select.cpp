@@ -1,6 +1,9 @@
 #include "launch/transport_select.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
+#include "core/stall_guard.hpp"
 #include "ucx/ucx_transport.hpp"
 #include "verbs/verbs_transport.hpp"
 
@@ -55,6 +58,10 @@ TransportChoice open_transport(const std::string& requested, const TransportOpti
     throw Error("--transport: '" + requested + "' is not one of auto, verbs, ucx");
   }
   if (c.chosen == "ucx") refuse_verbs_only_options(opts, c.reason);
+  // UCX can block for ever inside its worker creation (it retries pools it cannot register);
+  // nothing is measured yet, so a stall past the connect timeout ends the process with a reason.
+  const StallGuard guard("opening the " + c.chosen + " transport",
+                         std::chrono::milliseconds(std::max(opts.connect_timeout_ms, 1000)));
   c.transport = c.chosen == "verbs" ? make_verbs_transport(opts) : make_ucx_transport(opts);
   return c;
 }

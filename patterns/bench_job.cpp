@@ -44,7 +44,8 @@ void check_sizes(const BenchSpec& spec, const Transport& t, const std::string& d
   for (uint64_t size : spec.sizes) {
     if (size > t.max_message_size()) {
       throw Error("-s " + format_size(size) + " exceeds " + device + "'s maximum message size of " +
-                  format_size(t.max_message_size()));
+                  format_size(t.max_message_size()) + ": give sizes up to " +
+                  format_size(t.max_message_size()) + " (-s, or -e for a sweep)");
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/memlock.hpp"
 #include "ucx/ucx_error.hpp"
 #include "ucx/ucx_handles.hpp"
 
@@ -51,17 +52,8 @@ std::vector<std::string> rdma_devices() {
   return out;
 }
 
-// Whether UCX may open an RC-family interface: a transport list that admits one, and an RDMA
-// device that NET_DEVICES admits ("mlx5_0:1" names device mlx5_0).
-bool may_use_rc(const Selection& s) {
-  // Names that admit rc_verbs or rc_mlx5 (dc_mlx5 reads its settings under "DC_").
-  static const char* const kRcNames[] = {"all", "ib", "rc", "rc_v", "rc_x", "rc_verbs", "rc_mlx5"};
-  bool rc_tls = false;
-  for (std::string item : sorted_items(s.tls)) {
-    item = item.substr(0, item.find(':'));  // "rc_verbs:aux" is still rc_verbs
-    for (const char* n : kRcNames) rc_tls = rc_tls || item == n || item[0] == '^';
-  }
-  if (!rc_tls) return false;
+// Whether NET_DEVICES admits one of this host's RDMA devices ("mlx5_0:1" names mlx5_0).
+bool admits_rdma_device(const Selection& s) {
   std::vector<std::string> devices = rdma_devices();
   if (devices.empty()) return false;
   if (s.net_devices == "all") return true;
@@ -72,7 +64,42 @@ bool may_use_rc(const Selection& s) {
   return false;
 }
 
+// Whether a transport list admits one of `names` ("rc_verbs:aux" is still rc_verbs; a
+// negation "^..." leaves them all in).
+bool tls_admits(const std::string& tls, std::initializer_list<const char*> names) {
+  for (std::string item : sorted_items(tls)) {
+    item = item.substr(0, item.find(':'));
+    if (!item.empty() && item[0] == '^') return true;
+    for (const char* n : names)
+      if (item == n) return true;
+  }
+  return false;
+}
+
+// Whether UCX may open an RC-family interface: a transport list that admits one, and an RDMA
+// device that NET_DEVICES admits. Names that admit rc_verbs or rc_mlx5 (dc_mlx5 reads its
+// settings under "DC_").
+bool may_use_rc(const Selection& s) {
+  return tls_admits(s.tls, {"all", "ib", "rc", "rc_v", "rc_x", "rc_verbs", "rc_mlx5"}) &&
+         admits_rdma_device(s);
+}
+
 }  // namespace
+
+bool may_use_rdma(const Selection& s) {
+  return tls_admits(s.tls, {"all", "ib", "rc", "rc_v", "rc_x", "rc_verbs", "rc_mlx5", "ud", "ud_v",
+                            "ud_x", "ud_verbs", "ud_mlx5", "dc", "dc_x", "dc_mlx5"}) &&
+         admits_rdma_device(s);
+}
+
+std::string memlock_warning(const Selection& s, uint64_t pinnable_bytes) {
+  if (pinnable_bytes >= kMemlockEnoughForUcx || !may_use_rdma(s)) return {};
+  return "ucx: UCX may use an RDMA device here (UCX_TLS=" + s.tls +
+         ", UCX_NET_DEVICES=" + s.net_devices +
+         ") and pins buffers of its own on it: if it stalls or fails registering them, " +
+         memlock_fix_text() +
+         " (UCX asks for unlimited), or keep UCX off RDMA with --ucx-tls tcp,sm";
+}
 
 void apply_options(ucp_config_t* config, const TransportOptions& opts) {
   if (!opts.ucx_tls.empty())

@@ -2,6 +2,7 @@
 // (UCX alone only says "Destination is unreachable" when they do not).
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 
@@ -30,6 +31,17 @@ void apply_options(ucp_config_t* config, const TransportOptions& opts);
 // used under `selection` on this machine (UCX warns about settings no transport takes).
 // Returns whether it was set.
 bool apply_finite_rc_retry(ucp_config_t* config, const Selection& selection);
+
+// Whether UCX may open an interface on an RDMA device under `selection` on this machine (an
+// RC, UD or DC transport admitted, and a device of /sys/class/infiniband admitted).
+bool may_use_rdma(const Selection& selection);
+
+// UCX pins pools of its own on RDMA devices and, when the locked-memory limit stops it, logs
+// an error per try and can retry for ever. Empty when UCX cannot use an RDMA device here or
+// `pinnable_bytes` (core/memlock.hpp) is at least kMemlockEnoughForUcx; otherwise a warning
+// naming the limit and both fixes.
+inline constexpr uint64_t kMemlockEnoughForUcx = uint64_t{1} << 30;
+std::string memlock_warning(const Selection& selection, uint64_t pinnable_bytes);
 
 // Reads the two settings back from the configuration (so UCX's config files and the
 // environment count as well as our overrides).

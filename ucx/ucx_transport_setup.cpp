@@ -7,6 +7,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/memlock.hpp"
 #include "core/rank_list.hpp"
 #include "ucx/ucx_error.hpp"
 #include "ucx/ucx_request_wait.hpp"
@@ -39,6 +40,8 @@ UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
   apply_options(config.get(), opts_);
   selection_ = effective_selection(config.get());
   retry_count_set_ = apply_finite_rc_retry(config.get(), selection_);
+  if (std::string w = memlock_warning(selection_, memlock_pinnable_bytes()); !w.empty())
+    std::fprintf(stderr, "dlcnet: warning: %s\n", w.c_str());
 
   ucp_params_t p{};
   p.field_mask =

@@ -1,24 +1,12 @@
 #include "verbs/verbs_error.hpp"
 
-#include <sys/resource.h>
-
 #include <cerrno>
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "core/memlock.hpp"
 
 namespace dlcnet::verbs {
-namespace {
-
-std::string memlock_limit_text() {
-  rlimit lim{};
-  if (getrlimit(RLIMIT_MEMLOCK, &lim) != 0) return "unknown";
-  if (lim.rlim_cur == RLIM_INFINITY) return "unlimited";
-  const auto kib = static_cast<unsigned long long>(lim.rlim_cur) / 1024;
-  return kib >= 1024 ? std::to_string(kib / 1024) + " MiB" : std::to_string(kib) + " KiB";
-}
-
-}  // namespace
 
 std::string verbs_error_text(std::string_view device, std::string_view call, int err) {
   std::string text(device.empty() ? std::string_view("verbs") : device);
@@ -36,7 +24,10 @@ void throw_verbs_error(std::string_view device, std::string_view call, int err) 
 void throw_reg_mr_error(std::string_view device, std::string_view call, int err) {
   std::string text = verbs_error_text(device, call, err);
   if (err == ENOMEM || err == EPERM) {
-    text += "; raise ulimit -l (locked-memory limit is " + memlock_limit_text() + ")";
+    text += memlock_unbounded()
+                ? "; the locked-memory limit does not hold this process back (unlimited, or "
+                  "CAP_IPC_LOCK): the host has no more memory to pin"
+                : "; " + memlock_fix_text();
   }
   throw Error(text);
 }

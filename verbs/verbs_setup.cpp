@@ -53,7 +53,8 @@ VerbsTransport::VerbsTransport(const TransportOptions& opts) : opts_(opts) {
   if (opts.send_depth > max_wr || opts.recv_depth > max_wr) {
     throw Error(dev_ + ": send_depth " + std::to_string(opts.send_depth) + " / recv_depth " +
                 std::to_string(opts.recv_depth) + " exceed the device's max_qp_wr " +
-                std::to_string(max_wr));
+                std::to_string(max_wr) + ": lower -t (the send depth) to at most " +
+                std::to_string(max_wr / 2));
   }
   if (opts.rdma_cm && !gid_ipv4_be(port_.gid)) {
     throw Error(dev_ + " port " + std::to_string(port_.port) + ": the rdma-cm path needs an " +
@@ -106,7 +107,10 @@ void VerbsTransport::create_cq(size_t npeers) {
     throw Error(dev_ + ": send_depth " + std::to_string(opts_.send_depth) + " + recv_depth " +
                 std::to_string(opts_.recv_depth) + " for " + std::to_string(npeers) +
                 " peers needs " + std::to_string(need) + " CQ entries; the device allows " +
-                std::to_string(dev_attr_.max_cqe) + ": lower -t or the receive depth");
+                std::to_string(dev_attr_.max_cqe) +
+                ": lower -t (the send depth; the receive depth " + "follows it) to about " +
+                std::to_string(static_cast<uint64_t>(std::max(dev_attr_.max_cqe, 0)) / npeers / 2) +
+                " or less, or use fewer peers per rank");
   }
   cq_entries_ = static_cast<int>(need);
   cq_ = verbs::create_cq(ctx_, cq_entries_);

@@ -38,6 +38,23 @@ TEST(UcxSettings, OptionsOverrideTheEnvironmentForThisContextOnly) {
   EXPECT_NE(effective_selection(untouched.get()).net_devices, "lo");
 }
 
+// UCX pins pools of its own on an RDMA device and can retry for ever when the locked-memory
+// limit stops it: warned about where it may use one, never for tcp or shared memory alone.
+TEST(UcxSettings, MemlockWarningOnlyWhereUcxMayPinOnAnRdmaDevice) {
+  EXPECT_EQ(memlock_warning({"tcp,sm", "all"}, 64 * 1024), "");
+  EXPECT_EQ(memlock_warning({"all", "all"}, kMemlockEnoughForUcx), "");
+  if (!may_use_rdma({"all", "all"})) {
+    EXPECT_EQ(memlock_warning({"all", "all"}, 64 * 1024), "");
+    GTEST_SKIP() << "no RDMA device: the warning's text needs one";
+  }
+  EXPECT_TRUE(may_use_rdma({"ud_verbs", "all"}));
+  EXPECT_FALSE(may_use_rdma({"tcp:aux,sm", "all"}));
+  const std::string w = memlock_warning({"all", "all"}, 64 * 1024);
+  EXPECT_NE(w.find("UCX_TLS=all"), std::string::npos) << w;
+  EXPECT_NE(w.find("raise ulimit -l"), std::string::npos) << w;
+  EXPECT_NE(w.find("--ucx-tls tcp,sm"), std::string::npos) << w;
+}
+
 TEST(UcxPeerBlob, RoundTrips) {
   PeerBlob b{{1, 2, 3}, {"tcp", "all"}, "boot/1/2/3/4", {{0x1000, 64, {9, 9}}, {0x2000, 128, {}}}};
   EXPECT_EQ(decode_peer_blob(encode_peer_blob(b), 2), b);
