@@ -51,6 +51,11 @@ Options:
                      Two guests: DLCNET_VERBS_ACK_TIMEOUT defaults to 19 (2.1 s RC ACK
                      timeout; rxe's 67 ms default fails under emulated vCPU stalls).
   --force-guest      use a guest even if the host has an RDMA device
+  --accel auto|kvm|tcg  the guest's accelerator (default: DLCNET_GUEST_ACCEL, else auto):
+                     auto takes KVM when /dev/kvm opens and answers (KVM_GET_API_VERSION),
+                     TCG (software emulation, several times slower) otherwise; tcg where
+                     KVM is present but misbehaves
+  --print-accel      print the accelerator a guest would use and why, and exit
   --keep             keep the per-run directory (console logs etc.) and print its path
   -v, --verbose      progress and timing messages on stderr
   -h, --help         this text
@@ -88,11 +93,13 @@ netem=""
 tbf=""
 grace=30
 force_guest=0
+accel="${DLCNET_GUEST_ACCEL:-auto}"
+print_accel=0
 keep=0
 extra_env=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --timeout|--mem|--smp|--guests|--netem|--tbf|--env|--grace)
+    --timeout|--mem|--smp|--guests|--netem|--tbf|--env|--grace|--accel)
       [ $# -ge 2 ] || bad_usage "$1 needs a value"
       opt="$1"; val="$2"; shift 2
       case "$opt" in
@@ -101,15 +108,17 @@ while [ $# -gt 0 ]; do
         --smp)     need_uint "$val" 1 "--smp wants a CPU count >= 1"; smp="$val" ;;
         --guests)  [ "$val" = 1 ] || [ "$val" = 2 ] || bad_usage "--guests must be 1 or 2, got '$val'"; guests="$val" ;;
         --grace)   need_uint "$val" 0 "--grace wants seconds"; grace="$val" ;;
+        --accel)   accel="$val" ;;
         --netem)   [ -n "$val" ] || bad_usage "--netem needs tc netem arguments"; netem="$val" ;;
         --tbf)     [ -n "$val" ] || bad_usage "--tbf needs tc tbf arguments"; tbf="$val" ;;
         --env)     [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_]*(=.*)?$ ]] || bad_usage "--env wants NAME or NAME=VALUE, got '$val'"
                    extra_env+=("$val") ;;
       esac ;;
-    --timeout=*|--mem=*|--smp=*|--guests=*|--netem=*|--tbf=*|--env=*|--grace=*)
+    --timeout=*|--mem=*|--smp=*|--guests=*|--netem=*|--tbf=*|--env=*|--grace=*|--accel=*)
       # Accept --opt=value too by splitting it.
       set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
     --force-guest) force_guest=1; shift ;;
+    --print-accel) print_accel=1; shift ;;
     --keep) keep=1; shift ;;
     -v|--verbose) verbose=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -118,6 +127,30 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+
+# ---- accelerator ------------------------------------------------------------------------
+# KVM when /dev/kvm opens read-write and answers KVM_GET_API_VERSION (12), so a device node
+# left without a working module (or without permission) falls back to TCG with the reason.
+kvm_problem() {
+  [ -e /dev/kvm ] || { echo "no /dev/kvm"; return; }
+  if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then echo "/dev/kvm is not readable and writable by $(id -un)"; return; fi
+  local v
+  v="$(python3 -c 'import fcntl, os; print(fcntl.ioctl(os.open("/dev/kvm", os.O_RDWR), 0xAE00))' 2>&1)" ||
+    { echo "/dev/kvm does not answer: ${v##*$'\n'}"; return; }
+  [ "$v" = 12 ] || echo "/dev/kvm answers API version $v, not 12"
+}
+case "$accel" in
+  tcg) accel_reason="requested" ;;
+  kvm) problem="$(kvm_problem)"
+       [ -z "$problem" ] || bad_usage "--accel kvm: $problem"
+       accel_reason="requested" ;;
+  auto) problem="$(kvm_problem)"
+        if [ -z "$problem" ]; then accel=kvm; accel_reason="/dev/kvm works"
+        else accel=tcg; accel_reason="$problem"; fi ;;
+  *) bad_usage "--accel (or DLCNET_GUEST_ACCEL) must be auto, kvm or tcg, got '$accel'" ;;
+esac
+if [ "$print_accel" -eq 1 ]; then echo "$accel ($accel_reason)"; exit 0; fi
+
 [ $# -gt 0 ] || bad_usage "no command given"
 if [ "$guests" -eq 2 ]; then
   [ $# -eq 2 ] || bad_usage "--guests 2 wants exactly two shell commands (one per guest), got $#"
@@ -270,11 +303,13 @@ done
 
 # ---- boot -------------------------------------------------------------------------------
 t_boot=$SECONDS
+note "guest accelerator: $accel ($accel_reason)"
 for ((i = 0; i < guests; i++)); do
   g="$run/g$i"
   # shellcheck disable=SC2054  # the commas are QEMU's option syntax
   qargs=(
-    -machine pc,accel=tcg -cpu max -m "$mem" -smp "$smp"   # TCG: KVM hangs on this host
+    -machine "pc,accel=$accel" -cpu "$([ "$accel" = kvm ] && echo host || echo max)"
+    -m "$mem" -smp "$smp"
     -nodefaults -no-user-config -display none -monitor none
     -serial "file:$g/console.log"                            # kernel noise -> file
     -no-reboot                                               # panic/poweroff -> qemu exits
