@@ -58,6 +58,11 @@ function(dlcnet_install_shared)
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/examples)
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/dlc-compare-plot ${PROJECT_SOURCE_DIR}/tools/dlc-plot
           DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # The same completion as the C++ tools' (it reads argparse's --help too).
+  foreach(_py dlc-plot dlc-compare-plot)
+    install(FILES ${PROJECT_SOURCE_DIR}/packaging/completion.bash
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME ${_py})
+  endforeach()
   # dlc-plot's modules where it looks for them (../share/dlcnet/dlcplot from bin/), with the
   # version its --version prints (in the source tree it reads CMakeLists.txt instead).
   file(GLOB _plot_modules ${PROJECT_SOURCE_DIR}/tools/dlcplot/*.py)

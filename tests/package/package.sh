@@ -84,6 +84,18 @@ complete_words() {
 [ "$(complete_words dlc-bench ring --collective all)" = "allreduce allgather alltoall" ] &&
   ok "completion: an option's values" ||
   bad "completion: --collective all: '$(complete_words dlc-bench ring --collective all)'"
+for t in dlc-plot dlc-compare-plot; do
+  [ -f "$root/usr/share/bash-completion/completions/$t" ] && ok "$t's bash completion installed" ||
+    bad "$t: no bash completion"
+done
+[ "$(complete_words dlc-plot "" | awk '{ print $1, $2, $3, $4, $5, $6 }')" = "cdf timeline bw bursts busbw iterations" ] &&
+  ok "completion: dlc-plot's plot kinds" ||
+  bad "completion: dlc-plot kinds: '$(complete_words dlc-plot "")'"
+[ "$(complete_words dlc-plot cdf --ou)" = "--out" ] && ok "completion: dlc-plot's options" ||
+  bad "completion: dlc-plot cdf --ou: '$(complete_words dlc-plot cdf --ou)'"
+[ "$(complete_words dlc-compare-plot --queue-)" = "--queue-csv --queue-json" ] &&
+  ok "completion: dlc-compare-plot's options" ||
+  bad "completion: dlc-compare-plot --queue-: '$(complete_words dlc-compare-plot --queue-)'"
 
 # What else a user runs or reads.
 first="$("$root/usr/bin/dlc-plot" --version 2>&1 | head -1)"
