@@ -26,12 +26,16 @@ TEST(WorkerGate, CallerAndIdleThreadNeverInsideTogether) {
     inside.fetch_sub(1, std::memory_order_relaxed);
   };
   std::thread idle([&] {
+    // A pause between tries, as the transport's idle thread waits between its checks: a
+    // thread that retried at once would flood the CPUs with membarrier IPIs, which on a loaded
+    // 2-CPU host stretched this 0.7 s test to 46 s.
     while (!stop.load(std::memory_order_relaxed)) {
       if (g.idle_try_enter()) {
         visit(4000);
         ++idle_turns;
         g.idle_leave();
       }
+      std::this_thread::sleep_for(std::chrono::microseconds(5));
     }
   });
   uint64_t caller_turns = 0;
