@@ -170,6 +170,19 @@ void print_report(std::ostream& out, const ReplayReport& r, const trace::Job& jo
       << fixed(r.sched_error_s.max * 1e6, 2) << " us; run took " << fixed(r.duration_s, 3)
       << " s\n";
   out << (r.ok ? "# OK: " : "# FAILED: ") << r.verdict << '\n';
+  print_fidelity_verdict(out, r.fidelity);
+}
+
+void print_fidelity_verdict(std::ostream& out, const Fidelity& f) {
+  out << "# fidelity: " << f.verdict << ": " << f.reason << '\n';
+  if (f.verdict != "unreliable") return;
+  out << "# WARNING: the replay's";
+  for (size_t i = 0; i < f.unreliable_figures.size(); ++i) {
+    out << (i == 0 ? " " : ", ") << f.unreliable_figures[i];
+  }
+  out << " are unreliable: its posts were late by more than " << fixed(kFidelityShare * 100, 0)
+      << " % of the think times they had to reproduce (a busy host, more ranks than CPUs, or "
+         "an emulated guest does this); compare them with the trace's only with that in mind\n";
 }
 
 }  // namespace dlcnet::replay
