@@ -1,7 +1,6 @@
 #include "replay/replay_report.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "core/table.hpp"
 #include "replay/replay_views.hpp"
