@@ -3,38 +3,44 @@
 #include "flows/flow_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
 #include "core/table.hpp"
 #include "core/units.hpp"
+#include "trace/figure_legend.hpp"
 
 namespace dlcnet::replay {
 namespace {
 
-std::string us(double s) {
-  return fixed(s * 1e6, 1);
-}
+// The figures of dlc-trace stats, with its names and units (trace/figure_legend.hpp).
+constexpr std::array kIterationFigures{trace::Figure::kIterTime,      trace::Figure::kComputation,
+                                       trace::Figure::kCommunication, trace::Figure::kOverlap,
+                                       trace::Figure::kWait,          trace::Figure::kSync,
+                                       trace::Figure::kUpdate,        trace::Figure::kSearch};
 
 void print_iterations(std::ostream& out, const ReplayReport& r) {
-  Table t({{"iteration", ""},
-           {"source", ""},
-           {"iter_time", "usec"},
-           {"comm", "usec"},
-           {"compute", "usec"},
-           {"overlap", "%"},
-           {"wait", "usec"},
-           {"sync", "usec"},
-           {"update", "usec"},
-           {"search", "usec"}});
+  std::vector<Column> columns{{"iteration", ""}, {"source", ""}};
+  for (const trace::Figure f : kIterationFigures) columns.push_back(trace::figure_column(f));
+  Table t(std::move(columns));
   const auto trace_rows = iteration_rows(r.trace_stats);
   const auto replay_rows = iteration_rows(r.replay_stats);
   auto add = [&](const std::string& it, const char* source, const IterationRow& x) {
     const bool w = x.workers > 0, s = x.servers > 0;
-    t.add_row({it, source, w ? us(x.total_s) : "-", w ? us(x.comm_s) : "-",
-               w ? us(x.compute_s) : "-", w ? fixed(x.overlap * 100, 1) : "-",
-               w ? us(x.wait_s) : "-", s ? us(x.sync_s) : "-", s ? us(x.update_s) : "-",
-               s ? us(x.search_s) : "-"});
+    const std::array<std::pair<double, bool>, kIterationFigures.size()> v{{{x.total_s, w},
+                                                                           {x.compute_s, w},
+                                                                           {x.comm_s, w},
+                                                                           {x.overlap, w},
+                                                                           {x.wait_s, w},
+                                                                           {x.sync_s, s},
+                                                                           {x.update_s, s},
+                                                                           {x.search_s, s}}};
+    std::vector<std::string> cells{it, source};
+    for (size_t i = 0; i < v.size(); ++i) {
+      cells.push_back(v[i].second ? trace::figure_text(kIterationFigures[i], v[i].first) : "-");
+    }
+    t.add_row(std::move(cells));
   };
   std::map<int32_t, std::pair<const IterationRow*, const IterationRow*>> rows;
   for (const auto& x : trace_rows) rows[x.iteration].first = &x;
@@ -49,6 +55,7 @@ void print_iterations(std::ostream& out, const ReplayReport& r) {
   out << "\n# per iteration (means over workers and servers; trace times from each node's "
          "clock)\n";
   t.print(out);
+  trace::print_figure_legend(out, kIterationFigures);
 }
 
 void print_fidelity(std::ostream& out, const ReplayReport& r, const trace::Job& job,
@@ -163,6 +170,19 @@ void print_report(std::ostream& out, const ReplayReport& r, const trace::Job& jo
       << fixed(r.sched_error_s.max * 1e6, 2) << " us; run took " << fixed(r.duration_s, 3)
       << " s\n";
   out << (r.ok ? "# OK: " : "# FAILED: ") << r.verdict << '\n';
+  print_fidelity_verdict(out, r.fidelity);
+}
+
+void print_fidelity_verdict(std::ostream& out, const Fidelity& f) {
+  out << "# fidelity: " << f.verdict << ": " << f.reason << '\n';
+  if (f.verdict != "unreliable") return;
+  out << "# WARNING: the replay's";
+  for (size_t i = 0; i < f.unreliable_figures.size(); ++i) {
+    out << (i == 0 ? " " : ", ") << f.unreliable_figures[i];
+  }
+  out << " are unreliable: its posts were late by more than " << fixed(kFidelityShare * 100, 0)
+      << " % of the think times they had to reproduce (a busy host, more ranks than CPUs, or "
+         "an emulated guest does this); compare them with the trace's only with that in mind\n";
 }
 
 }  // namespace dlcnet::replay

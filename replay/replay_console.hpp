@@ -1,6 +1,7 @@
 // The console report of a replay: the run, the rank map and clocks, per-iteration overheads
 // of the trace next to the replay's, replay fidelity per rank, one-way latency per pair, and
-// an OK/FAILED line.
+// an OK/FAILED line (completeness), then the fidelity verdict (whether the figures are the
+// trace's).
 #pragma once
 
 #include <ostream>
@@ -19,6 +20,9 @@ struct IterationRow {
 std::vector<IterationRow> iteration_rows(const trace::JobStats& stats);
 // The mean of the rows that have workers (servers), as iteration 0.
 IterationRow mean_row(const std::vector<IterationRow>& rows);
+
+// "# fidelity: VERDICT: reason", and for "unreliable" a "# WARNING:" line naming the figures.
+void print_fidelity_verdict(std::ostream& out, const Fidelity& fidelity);
 
 void print_report(std::ostream& out, const ReplayReport& report, const trace::Job& job,
                   const RankMap& map);

@@ -96,6 +96,15 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
                      {"not_replayed", r.unreplayable}};
   doc["ok"] = r.ok;
   doc["verdict"] = r.verdict;
+  const Fidelity& f = r.fidelity;
+  doc["fidelity"] = {{"verdict", f.verdict},
+                     {"sched_error_p99_s", f.sched_error_p99_s},
+                     {"think_time_p50_s", f.think_time_p50_s},
+                     {"think_times", f.think_times},
+                     {"threshold_share", kFidelityShare},
+                     {"threshold_s", f.threshold_s},
+                     {"reason", f.reason},
+                     {"unreliable_figures", f.unreliable_figures}};
   return doc;
 }
 

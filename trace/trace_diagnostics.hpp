@@ -47,6 +47,8 @@ Severity severity(Problem p) noexcept;
 // Stable snake_case name, used in JSON output and tests: "repeated_id", "dependency_cycle"..
 std::string_view problem_name(Problem p) noexcept;
 std::string_view severity_name(Severity s) noexcept;
+// What the kind means, in one line ("a send whose receive is missing from ...").
+std::string_view problem_meaning(Problem p) noexcept;
 
 struct Diagnostic {
   Problem problem;
@@ -65,6 +67,8 @@ class Diagnostics {
   void add(Problem p, std::string_view file, uint32_t line, std::string message);
   // Counts without text (notes that would drown the output).
   void count(Problem p, uint64_t n = 1) noexcept { counts_[idx(p)] += n; }
+  // Counts one, and keeps where the first of its kind was (the example explain() gives).
+  void count_at(Problem p, std::string_view file, uint32_t line);
 
   uint64_t count_of(Problem p) const noexcept { return counts_[idx(p)]; }
   uint64_t total(Severity s) const noexcept;
@@ -77,6 +81,9 @@ class Diagnostics {
   // One line per kept diagnostic in file/line order, then "N more <kind>" lines for dropped
   // ones and a summary line of counts.
   std::string report() const;
+  // For every kind that occurred, one "#   kind (severity): meaning; e.g. first example" line
+  // under a heading; empty when nothing occurred.
+  std::string explain() const;
   // The first error formatted, plus how many more: for exceptions.
   std::string first_errors(size_t n) const;
 
@@ -85,6 +92,7 @@ class Diagnostics {
   size_t keep_;
   std::array<uint64_t, kNumProblems> counts_{};
   std::vector<Diagnostic> kept_;
+  std::array<std::string, kNumProblems> first_at_;  // "file:line" of count_at()'s first
 };
 
 }  // namespace dlcnet::trace

@@ -114,7 +114,7 @@ std::string describe(const Job& job, const Record& r) {
 void report_unmatched(const Job& job, const Node& node, const Record& r, Diagnostics& diag) {
   const Node& peer = job.nodes[r.peer];
   if (!peer.present) {
-    diag.count(Problem::kPeerFileAbsent);
+    diag.count_at(Problem::kPeerFileAbsent, node.file, r.line);
     return;
   }
   const Problem p = r.is_send() ? Problem::kUnmatchedSend : Problem::kUnmatchedReceive;

@@ -72,7 +72,7 @@ void resolve_dependencies(NodeDraft& draft, Diagnostics& diag) {
         // The capture lists every server in a worker's push-on-pull list, with opnum 0 for
         // the servers that never held the key: expected, so only counted.
         if (ref.list_entry != 0 && rec.op == Op::kPushSendWorker) {
-          diag.count(Problem::kStaleListEntry);
+          diag.count_at(Problem::kStaleListEntry, node.file, rec.line);
           continue;
         }
         diag.add(Problem::kDanglingDependency, node.file, rec.line,

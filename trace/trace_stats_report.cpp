@@ -1,7 +1,11 @@
 #include "trace/trace_stats_report.hpp"
 
+#include <array>
+#include <span>
+
 #include "core/stats_json.hpp"
 #include "core/table.hpp"
+#include "trace/figure_legend.hpp"
 
 namespace dlcnet::trace {
 namespace {
@@ -121,59 +125,71 @@ void print_sizes(std::ostream& out, const JobStats& s) {
   t.print(out);
 }
 
-void print_workers(std::ostream& out, const JobStats& s, bool per_iteration) {
-  Table t({{"worker", ""},
-           {per_iteration ? "iteration" : "iterations", ""},
-           {"computation", "msec"},
-           {"phase1", "msec"},
-           {"phase2", "msec"},
-           {"phase3", "msec"},
-           {"iteration", "msec"},
-           {"overlap", "%"},
-           {"wait", "msec"}});
+constexpr std::array kWorkerFigures{Figure::kIterTime, Figure::kComputation,   Figure::kPhase1,
+                                    Figure::kPhase2,   Figure::kCommunication, Figure::kOverlap,
+                                    Figure::kWait};
+constexpr std::array kServerFigures{Figure::kSync, Figure::kUpdate, Figure::kUpdateMax,
+                                    Figure::kSearch};
+
+// Columns: the node, its iteration (or the count of iterations averaged), then the figures.
+Table figure_table(const char* node, bool per_iteration, std::span<const Figure> figures) {
+  std::vector<Column> columns{{node, ""}, {per_iteration ? "iteration" : "iterations", ""}};
+  for (const Figure f : figures) columns.push_back(figure_column(f));
+  return Table(std::move(columns));
+}
+
+bool print_workers(std::ostream& out, const JobStats& s, bool per_iteration) {
+  Table t = figure_table("worker", per_iteration, kWorkerFigures);
+  auto row = [&](const std::string& name, uint64_t it, const std::array<double, 7>& v) {
+    std::vector<std::string> cells{name, n(it)};
+    for (size_t i = 0; i < v.size(); ++i) cells.push_back(figure_text(kWorkerFigures[i], v[i]));
+    t.add_row(std::move(cells));
+  };
   for (const NodeStats& ns : s.nodes) {
     if (ns.role != Role::kWorker) continue;
     if (per_iteration) {
       for (const WorkerIteration& w : ns.worker_iterations) {
         if (!w.complete) continue;
-        t.add_row({ns.name, n(static_cast<uint64_t>(w.iteration)), ms(w.computation_s),
-                   ms(w.phase1_s), ms(w.phase2_s), ms(w.phase3_s), ms(w.total_s),
-                   fixed(w.overlap_ratio * 100, 1), ms(w.wait_s)});
+        row(ns.name, static_cast<uint64_t>(w.iteration),
+            {w.total_s, w.computation_s, w.phase1_s, w.phase2_s, w.phase3_s, w.overlap_ratio,
+             w.wait_s});
       }
     } else {
-      t.add_row({ns.name, n(ns.computation_s.count), ms(ns.computation_s.mean),
-                 ms(ns.phase1_s.mean), ms(ns.phase2_s.mean), ms(ns.phase3_s.mean),
-                 ms(ns.total_s.mean), fixed(ns.overlap_ratio.mean * 100, 1), ms(ns.wait_s.mean)});
+      row(ns.name, ns.computation_s.count,
+          {ns.total_s.mean, ns.computation_s.mean, ns.phase1_s.mean, ns.phase2_s.mean,
+           ns.phase3_s.mean, ns.overlap_ratio.mean, ns.wait_s.mean});
     }
   }
-  if (t.rows() == 0) return;
+  if (t.rows() == 0) return false;
   out << "\nWorker overheads" << (per_iteration ? "" : " (mean over complete iterations)") << "\n";
   t.print(out);
+  return true;
 }
 
-void print_servers(std::ostream& out, const JobStats& s, bool per_iteration) {
-  Table t({{"server", ""},
-           {per_iteration ? "iteration" : "iterations", ""},
-           {"sync", "msec"},
-           {"update mean", "usec"},
-           {"update max", "usec"},
-           {"search mean", "usec"}});
+bool print_servers(std::ostream& out, const JobStats& s, bool per_iteration) {
+  Table t = figure_table("server", per_iteration, kServerFigures);
+  auto row = [&](const std::string& name, uint64_t it, const std::array<double, 4>& v) {
+    std::vector<std::string> cells{name, n(it)};
+    for (size_t i = 0; i < v.size(); ++i) cells.push_back(figure_text(kServerFigures[i], v[i]));
+    t.add_row(std::move(cells));
+  };
   for (const NodeStats& ns : s.nodes) {
     if (ns.role != Role::kServer) continue;
     if (per_iteration) {
       for (const ServerIteration& x : ns.server_iterations) {
         if (!x.complete) continue;
-        t.add_row({ns.name, n(static_cast<uint64_t>(x.iteration)), ms(x.sync_s),
-                   us(x.update_mean_s), us(x.update_max_s), us(x.search_mean_s)});
+        row(ns.name, static_cast<uint64_t>(x.iteration),
+            {x.sync_s, x.update_mean_s, x.update_max_s, x.search_mean_s});
       }
     } else {
-      t.add_row({ns.name, n(ns.sync_s.count), ms(ns.sync_s.mean), us(ns.update_s.mean),
-                 us(ns.update_s.max), us(ns.search_s.mean)});
+      row(ns.name, ns.sync_s.count,
+          {ns.sync_s.mean, ns.update_s.mean, ns.update_s.max, ns.search_s.mean});
     }
   }
-  if (t.rows() == 0) return;
+  if (t.rows() == 0) return false;
   out << "\nServer overheads" << (per_iteration ? "" : " (mean over complete iterations)") << "\n";
   t.print(out);
+  return true;
 }
 
 void print_keys(std::ostream& out, const JobStats& s, size_t max_keys) {
@@ -206,14 +222,19 @@ void print_stats(std::ostream& out, const JobStats& s, const StatsPrintOptions& 
       << " node files, " << s.records << " records, " << s.messages << " messages, " << s.iterations
       << " training iterations\n";
   if (s.computation_s.count != 0) {
-    out << "computation per iteration: " << ms(s.computation_s.mean) << " msec mean ("
-        << s.computation_s.count << " worker iterations), overlap "
-        << fixed(s.overlap_ratio.mean * 100, 1) << " %, wait " << ms(s.wait_s.mean) << " msec\n";
+    out << "computation " << ms(s.computation_s.mean) << " msec mean (" << s.computation_s.count
+        << " worker iterations), overlap " << fixed(s.overlap_ratio.mean * 100, 1)
+        << " % (phase 2 / iter_time), wait " << ms(s.wait_s.mean) << " msec\n";
   }
   print_ops(out, s);
   print_sizes(out, s);
-  print_workers(out, s, o.per_iteration);
-  print_servers(out, s, o.per_iteration);
+  const bool workers = print_workers(out, s, o.per_iteration);
+  const bool servers = print_servers(out, s, o.per_iteration);
+  // The figures' legend right under their tables, from the one list dlc-replay prints too.
+  std::vector<Figure> shown;
+  if (workers) shown.insert(shown.end(), kWorkerFigures.begin(), kWorkerFigures.end());
+  if (servers) shown.insert(shown.end(), kServerFigures.begin(), kServerFigures.end());
+  if (!shown.empty()) print_figure_legend(out, shown);
   print_keys(out, s, o.max_keys);
 }
 

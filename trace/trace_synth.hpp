@@ -42,7 +42,10 @@ struct SynthConfig {
   uint32_t iterations = 10;
   ModelSpec model;
   double compute_s = 0.010;  // computation per iteration at each worker (phases 1 + 2)
-  double overlap = 0.5;      // share of the computation overlapped with pushes (phase 2)
+  // Phase 2 / computation: the pushes are spread over this last share of the computation.
+  // Stats' overlap ratio divides phase 2 by the iteration time instead (SketchDLC), so it
+  // reads overlap x computation / iteration time (tests/trace/trace_synth_test.cpp).
+  double overlap = 0.5;
   double update_s = 50e-6;   // server update time per key, after the last worker's push
   double search_s = 5e-6;    // server time to answer a pull
   double think_s = 2e-6;     // worker time from a push acknowledgement to its pull request

@@ -111,7 +111,9 @@ void add_synth(CLI::App& app, int* exit, Argv args) {
       ->check(dlcnet::cli::real(0, kMaxMs))
       ->capture_default_str();
   sub->add_option("--overlap", c.overlap,
-                  "share of the computation overlapped with pushes (backward pass)")
+                  "phase 2 / computation: the pushes are spread over this last share of each "
+                  "iteration's computation (backward pass). Not stats' overlap column, which is "
+                  "phase 2 / iter_time (SketchDLC) and reads overlap x computation / iter_time")
       ->check(dlcnet::cli::real(0, 1))
       ->capture_default_str();
   sub->add_option("--update-us", o->update_us, "server update time per key")

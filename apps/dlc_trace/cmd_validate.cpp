@@ -20,7 +20,7 @@ int run_validate(const ValidateOptions& o) {
   lo.keep_per_problem = o.keep == 0 ? SIZE_MAX : o.keep;
   const LoadResult res = load_job(o.inputs, lo);
   const Diagnostics& d = res.diagnostics;
-  if (!o.quiet || d.errors() + d.warnings() != 0) std::cout << d.report();
+  if (!o.quiet || d.errors() + d.warnings() != 0) std::cout << d.report() << d.explain();
   if (d.errors() != 0) return kExitRejected;
   if (d.warnings() != 0) return kExitWarnings;
   if (!o.quiet) {

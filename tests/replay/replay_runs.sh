@@ -36,6 +36,23 @@ run() {
   fi
   grep -q "^# OK: " "$out/stdout" && ok "$name: report says OK" || bad "$name: no OK line"
   grep -q "per iteration" "$out/stdout" && ok "$name: side-by-side table" || bad "$name: no table"
+  grep -q "^#   iter_time \[msec\]: " "$out/stdout" && ok "$name: legend" || bad "$name: no legend"
+  # The fidelity verdict after the OK line, the same in the JSON; unreliable comes with a
+  # warning naming the figures (which verdict depends on this host: tests assert behaviour).
+  local v
+  v=$(sed -n 's/^# fidelity: \([a-z_]*\): .*/\1/p' "$out/stdout")
+  case "$v" in
+    reliable|unreliable|no_think_times) ok "$name: fidelity verdict '$v'" ;;
+    *) bad "$name: no fidelity verdict" ;;
+  esac
+  [ "$v" != unreliable ] || grep -q "^# WARNING: the replay's iter_time, computation" \
+    "$out/stdout" && ok "$name: a warning when unreliable" || bad "$name: unreliable, no warning"
+  json_assert "$out/r.json" "d['fidelity']['verdict'] == '$v'" \
+    "(d['fidelity']['verdict'] == 'unreliable') == bool(d['fidelity']['unreliable_figures'])" \
+    "d['fidelity']['sched_error_p99_s'] == d['scheduling_error_s']['p99']"
+  json_assert "$out/r.json" \
+    "d['replay']['mode'] != 'asap' or d['fidelity']['verdict'] == 'no_think_times'" \
+    "d['replay']['mode'] == 'asap' or d['fidelity']['think_times'] > 0"
   if python3 "$here/check_run.py" "$job" "$out/r.json" "$out/rec" "$out/fct.txt" $check_args \
       >"$out/check" 2>&1; then
     ok "$name: $(tail -1 "$out/check")"

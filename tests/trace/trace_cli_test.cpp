@@ -93,6 +93,29 @@ TEST(Cli, BadFileGivesNonZeroExitWithFileAndLine) {
   EXPECT_THAT(r.output, ::testing::HasSubstr("/no/such/job: error: no such file"));
 }
 
+// Each kind that occurred is explained once, with its first occurrence as the example; kinds
+// that did not occur are not.
+TEST(Cli, ValidateExplainsEachKindThatOccurredOnce) {
+  CliRun r = run("validate " + test::data("odd/repeated_id.txt"));
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.output, ::testing::HasSubstr("# what each kind means"));
+  EXPECT_THAT(r.output, ::testing::ContainsRegex(
+                            "#   repeated_id \\(warning\\): a row's ID equals the previous "
+                            "row's[^\n]*; e\\.g\\. [^\n]*repeated_id\\.txt:[0-9]+: warning: "));
+  EXPECT_EQ(r.output.find("#   out_of_order"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("#   repeated_id"), r.output.rfind("#   repeated_id")) << r.output;
+  // A note, counted without a line of its own, still gets its example's place.
+  r = run("validate " + test::data("basic/worker0"));
+  EXPECT_EQ(r.exit, 0) << r.output;
+  EXPECT_THAT(r.output,
+              ::testing::ContainsRegex("#   peer_file_absent \\(note\\): [^\n]*; e\\.g\\. "
+                                       "[^\n]*worker0/trace_record\\.txt:[0-9]+\n"));
+  // A clean job: no explanations.
+  r = run("validate " + test::data("basic"));
+  EXPECT_EQ(r.exit, 0) << r.output;
+  EXPECT_EQ(r.output.find("# what each kind means"), std::string::npos) << r.output;
+}
+
 TEST(Cli, BenchLoadPrintsJson) {
   const CliRun r = run("bench-load " + test::data("basic"));
   ASSERT_EQ(r.exit, 0) << r.output;

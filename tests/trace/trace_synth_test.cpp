@@ -75,6 +75,31 @@ TEST(Synth, WritesAValidJobAndStatsRecoverTheConfiguration) {
   EXPECT_EQ(s.sizes.max, 1600073u);
 }
 
+// --overlap F is phase 2 / computation (the generator spreads the pushes over the last F of
+// the computation C), while stats' overlap is SketchDLC's phase 2 / iteration time: stats reads
+// F x computation / iter_time, below F by the share of the iteration after the last push. Both
+// within the rounding of phase 1 to the capture's microsecond.
+TEST(Synth, OverlapIsAShareOfTheComputationAndStatsDividesByTheIteration) {
+  for (const double f : {0.3, 0.8}) {
+    SynthConfig c = small_config();
+    c.overlap = f;
+    const JobStats s = compute_stats(synthesize(c));
+    size_t checked = 0;
+    for (const NodeStats& ns : s.nodes) {
+      for (const WorkerIteration& w : ns.worker_iterations) {
+        if (!w.complete) continue;
+        ++checked;
+        const double rounding = 1e-6;  // phase 1 = C x (1 - F), rounded to 1 us
+        EXPECT_NEAR(w.phase2_s / w.computation_s, f, rounding / w.computation_s) << ns.name;
+        EXPECT_NEAR(w.overlap_ratio, f * w.computation_s / w.total_s, rounding / w.total_s)
+            << ns.name << " iteration " << w.iteration;
+        EXPECT_LT(w.overlap_ratio, f);  // the pulls after the last push are not overlapped
+      }
+    }
+    EXPECT_EQ(checked, 3u * 12) << f;
+  }
+}
+
 TEST(Synth, SameSeedSameFilesOtherSeedOtherTimes) {
   SynthConfig c = small_config();
   c.iterations = 3;
