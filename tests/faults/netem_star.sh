@@ -9,11 +9,15 @@
 #                    drops of every rank's link in the JSON's `star_links`;
 #   dlc-bench ring   (all-reduce of 256 KiB, 1 + 3 iterations, --star-links): exits 0, every
 #                    element right, every step's messages measured, `star_links` as above;
-#   dlc-replay       (examples/lenet5-2w1s, 1 iteration): exits 0, every message sent and
-#                    received once with its size; dlc-replay does not read the links itself, so
-#                    the test reads them (`tc -s qdisc`) before and after and prints the drops.
-# Under loss the drops must be above zero, with 1 ms delay zero. netem exists in the Soft-RoCE
-# guest's kernel (scripts/guest/prepare.sh loads sch_netem, sch_tbf, veth, bridge), not on this
+#   dlc-replay       (examples/lenet5-2w1s, 1 iteration, --star-links): exits 0, every message
+#                    sent and received once with its size, `star_links` as above; the test also
+#                    reads the links with `tc -s qdisc` around the run: the JSON's figures (the
+#                    job's window, inside the test's) may not exceed tc's.
+# With 1 ms delay no link drops. netem drops whole skbs (GSO: up to 64 KB each) while it counts
+# sent packets by segment: a 1 % run of one tool dropped 3 skbs of "3 407 packets", so zero is
+# possible (about 5 %) and 1 % loss asserts drops > 0 on the sum of the case's three runs (3 to
+# 15 each seen); under 5 % loss (54 to 151 per run seen) each run must show drops.
+# netem exists in the Soft-RoCE guest's kernel (scripts/guest/prepare.sh loads sch_netem, sch_tbf, veth, bridge), not on this
 # project's build host: the test carries the label `rdma` so the suite runs it inside the guest
 # (scripts/test.sh), and it exits 77 (skipped) where a netem qdisc cannot be made or without
 # root. DLCNET_NETEM_STAR_BREAK=1 expects no drops under 5 % loss (to see the check fail).
@@ -87,22 +91,22 @@ for i in "${!conditions[@]}"; do
     --timeout 150 -- "$BIN/dlc-bench" ring "${ucx[@]}" -s 256K -n "$ring_iters" -w 1 \
     --star-links "$prefix" --json "$work/ring$i.json"
   t_ring=$((SECONDS - t0))
-  links_now "$work/before$i"
   t0=$SECONDS
+  links_now "$work/before$i"
   check "replay under $c" bash "$RUN" --prefix "$prefix" --ranks "$ranks" --logs "$work/logs" \
     --timeout 150 -- "$BIN/dlc-replay" "$job" "${ucx[@]}" --iterations 1 \
-    --json "$work/replay$i.json"
+    --star-links "$prefix" --json "$work/replay$i.json"
   t_replay=$((SECONDS - t0))
   links_now "$work/after$i"
   echo "  $c: fanin $t_fanin s, ring $t_ring s, replay $t_replay s"
 
-  # Under loss the links dropped packets; with a delay alone none.
-  if [ "${c%% *}" = loss ]; then
-    lossy="> 0"
-    [ "${DLCNET_NETEM_STAR_BREAK:-0}" = 1 ] && [ "$c" = "loss 5%" ] && lossy="== 0"
-  else
-    lossy="== 0"
-  fi
+  # Each run: no drops with a delay alone, drops under 5 % loss (1 %: the case's sum, below).
+  case "$c" in
+    delay*) lossy="== 0" ;;
+    "loss 1%") lossy=">= 0" ;;
+    *) lossy="> 0" ;;
+  esac
+  [ "${DLCNET_NETEM_STAR_BREAK:-0}" = 1 ] && [ "$c" = "loss 5%" ] && lossy="== 0"
   links=(
     "d['star_links']['prefix'] == '$prefix' and len(d['star_links']['links']) == $ranks"
     "all(l['qdisc'] == 'netem' and l['dev'] == f'h{l[\"rank\"]}' for l in d['star_links']['links'])"
@@ -114,7 +118,7 @@ for i in "${!conditions[@]}"; do
     "d['spec']['workers'] == $workers and len(d['iterations']) == 1 + $rounds  # $c" \
     "all(it['latency']['count'] == $workers * $burst for it in d['iterations'])  # every message" \
     "d['summary']['latency']['count'] == $rounds * $workers * $burst" \
-    "d['solo']['rounds'] == 1 and 'drops' in d['qdisc']['summary']" \
+    "d['solo']['rounds'] == $workers and 'drops' in d['qdisc']['summary']  # one solo round a worker" \
     "${links[@]}"
   json_assert "$work/ring$i.json" \
     "d['wrong_total'] == 0 and d['ranks'] == $ranks  # $c" \
@@ -124,27 +128,33 @@ for i in "${!conditions[@]}"; do
   # LeNet-5's one iteration without the scheduler: 116 messages.
   json_assert "$work/replay$i.json" \
     "d['ok'] and d['messages']['sent'] == d['messages']['received'] == d['messages']['flows'] == 116  # $c" \
-    "d['messages']['duplicates'] == d['messages']['wrong'] == d['messages']['not_replayed'] == 0"
+    "d['messages']['duplicates'] == d['messages']['wrong'] == d['messages']['not_replayed'] == 0" \
+    "${links[@]}"
   python3 - "$work" "$i" "$c" >"$work/py" <<'PY'
 import json, sys
 work, i, c = sys.argv[1:]
 def links(path):
     return {dev: (int(drops), int(sent)) for dev, drops, sent in (l.split() for l in open(path))}
 a, b = links(f"{work}/before{i}"), links(f"{work}/after{i}")
-drops = {d: b[d][0] - a[d][0] for d in b}
-sent = sum(b[d][1] - a[d][1] for d in b)
-print(f"  replay under {c}: the links dropped {sum(drops.values())} of {sent} packets {drops}")
-lossy = c.startswith("loss")
-ok = (sum(drops.values()) > 0) == lossy
-print(("ok: " if ok else "FAIL: ") + f"replay under {c}: link drops {'> 0' if lossy else '== 0'}")
-for tool in ("fanin", "ring"):
+tc_drops = sum(b[d][0] - a[d][0] for d in b)
+tc_sent = sum(b[d][1] - a[d][1] for d in b)
+total = 0
+for tool in ("fanin", "ring", "replay"):
     try:
         s = json.load(open(f"{work}/{tool}{i}.json"))["star_links"]
-        per = {l["dev"]: l["drops"] for l in s["links"]}
-        print(f"  {tool} under {c}: the links dropped {s['drops']} of {s['sent_packets']} packets "
-              f"{per} in {s['duration_s']:.1f} s")
     except Exception as e:  # the asserts above report the failure
         print(f"  {tool} under {c}: {e!r}")
+        continue
+    per = {l["dev"]: l["drops"] for l in s["links"]}
+    total += s["drops"]
+    print(f"  {tool} under {c}: the links dropped {s['drops']} of {s['sent_packets']} packets "
+          f"{per} in {s['duration_s']:.1f} s")
+    if tool == "replay":
+        ok = s["drops"] <= tc_drops and s["sent_packets"] <= tc_sent
+        print(("ok: " if ok else "FAIL: ") + f"replay under {c}: JSON {s['drops']} drops of "
+              f"{s['sent_packets']} packets within tc's {tc_drops} of {tc_sent} around the run")
+if c.startswith("loss"):
+    print(("ok: " if total > 0 else "FAIL: ") + f"{c}: the links dropped {total} over the three runs")
 PY
   count_results "$work/py"
 done
