@@ -17,9 +17,9 @@
 # sent packets by segment: a 1 % run of one tool dropped 3 skbs of "3 407 packets", so zero is
 # possible (about 5 %) and 1 % loss asserts drops > 0 on the sum of the case's three runs (3 to
 # 15 each seen); under 5 % loss (54 to 151 per run seen) each run must show drops.
-# netem exists in the Soft-RoCE guest's kernel (scripts/guest/prepare.sh loads sch_netem, sch_tbf, veth, bridge), not on this
-# project's build host: the test carries the label `rdma` so the suite runs it inside the guest
-# (scripts/test.sh), and it exits 77 (skipped) where a netem qdisc cannot be made or without
+# netem exists in the Soft-RoCE guest's kernel (scripts/guest/prepare.sh loads sch_netem,
+# sch_tbf, veth, bridge), not on this project's build host: the test carries the label `rdma`
+# so the suite runs it inside the guest (scripts/test.sh), and it exits 77 (skipped) where a netem qdisc cannot be made or without
 # root. DLCNET_NETEM_STAR_BREAK=1 expects no drops under 5 % loss (to see the check fail).
 # usage: netem_star.sh BUILD_BIN_DIR
 # shellcheck source=tests/e2e/lib.sh
