@@ -16,6 +16,7 @@
 #include "core/progress_line.hpp"
 #include "core/run_context.hpp"
 #include "core/wire.hpp"
+#include "fabric/star_links.hpp"
 #include "launch/job.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
@@ -62,6 +63,10 @@ namespace {
 int replay_joined(const RunOptions& o, const model::Calibration* calibration, Job& jl,
                   const trace::Job& job, const RankMap& map, int argc, const char* const* argv) {
   const auto timeout = std::chrono::seconds(o.timeout_s);
+  // The ranks' links (netem on a namespace star) over the whole job, from before the connect.
+  std::vector<fabric::LinkReading> links_before;
+  if (o.env.rank == 0 && !o.star_links.empty())
+    links_before = fabric::read_star_links(o.star_links, o.env.world_size);
   RankOutputs out({o.json_path, o.records_path, o.fct_path}, o.env.rank, o.env.world_size);
   compare::FlowExport flows_out(o.env.rank == 0 ? o.export_flows : std::string());
   TransportOptions topts = o.transport;
@@ -125,6 +130,11 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
 
   bool ok = true;
   if (o.env.rank == 0) {
+    nlohmann::json links;
+    if (!o.star_links.empty()) {
+      links = fabric::star_links_json(o.star_links, links_before,
+                                      fabric::read_star_links(o.star_links, o.env.world_size));
+    }
     ReplayReport rep;
     rep.inputs = o.inputs;
     rep.options = popts;
@@ -139,6 +149,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
     rep.release = release;
     analyse(rep, job, map);
     print_report(std::cout, rep, job, map);
+    if (!links.is_null()) std::cout << fabric::star_links_line(links) << '\n';
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
     const std::vector<int32_t> groups = o.export_flows.empty()
@@ -161,6 +172,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
       doc["phases_s"] = jl.phases_json();
       doc["setup"] = jl.setup_json();
       doc["release"] = release.to_json();
+      if (!links.is_null()) doc["star_links"] = links;
       doc["files"] = out.files_json();
       if (!o.export_flows.empty()) {
         doc["files"]["flows"] = o.export_flows;

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string json_path, records_path, fct_path;
   std::string export_flows;      // HPCC flow.txt here and its flow map beside it (rank 0)
   std::string calibration_path;  // --fct: the fabric's latency and rate (docs/compare.md)
+  std::string star_links;        // --star-links PREFIX: rank 0 reads h<i> in PREFIX-h<i> (netem)
   uint32_t clock_samples = 32;
   int timeout_s = 30;
   uint32_t recv_ahead = 64;

@@ -14,6 +14,7 @@
 #include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
+#include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
@@ -56,6 +57,10 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   const FaninSpec& spec = o.spec;
   const int me = o.env.rank, world = o.env.world_size;
   const int workers = worker_count(world, spec);
+  // The ranks' links (netem on a namespace star) over the whole job, from before the connect.
+  std::vector<fabric::LinkReading> links_before;
+  if (me == kServer && !o.star_links.empty())
+    links_before = fabric::read_star_links(o.star_links, world);
   RankOutputs out({o.json_path, o.records_path, o.fct_path}, me, world);
   compare::FlowExport flows_out(me == kServer ? o.export_flows : std::string());
   TransportOptions topts = o.transport;
@@ -178,6 +183,11 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
       bt.push_back(decode_background(gathered[static_cast<size_t>(r)], r));
     }
   }
+  nlohmann::json links;
+  if (!o.star_links.empty()) {
+    links = fabric::star_links_json(o.star_links, links_before,
+                                    fabric::read_star_links(o.star_links, world));
+  }
   Analysis a = analyse(spec, rounds, server, wt, bt, clocks);
   if (sampler) add_queue(a, queue);
   const std::string headline =
@@ -190,6 +200,7 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   if (!o.quiet) {
     print_fanin(std::cout, spec, a, headline);
     if (sampler) std::cout << queue_line(queue) << '\n';
+    if (!links.is_null()) std::cout << fabric::star_links_line(links) << '\n';
     print_clocks(std::cout, jl.clock_reports(), release);
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
@@ -215,6 +226,7 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     doc["phases_s"] = jl.phases_json();
     doc["setup"] = jl.setup_json();
     if (sampler) doc["qdisc"] = queue_json(queue);
+    if (!links.is_null()) doc["star_links"] = links;
     // Time zero of --export-flows' flow.txt and of --fct (the first post of any message) on
     // the clock of every other time here: a prediction's time axis maps onto this one by it.
     if (!fmap.flows.empty()) doc["flow_origin_s"] = fmap.origin_ns * 1e-9;

@@ -21,6 +21,7 @@ struct Options {
   std::string export_flows;            // HPCC flow.txt here and its flow map beside it (rank 0)
   std::string qdisc_dev, qdisc_netns;  // --qdisc, --qdisc-netns (rank 0 samples)
   double qdisc_hz = 10000;
+  std::string star_links;        // --star-links PREFIX: rank 0 reads h<i> in PREFIX-h<i> (netem)
   std::string calibration_path;  // --fct: the fabric's latency and rate (docs/compare.md)
   uint32_t clock_samples = 32;
   IdlePolicy idle = IdlePolicy::automatic;

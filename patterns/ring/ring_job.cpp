@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/run_context.hpp"
 #include "core/units.hpp"
+#include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
@@ -75,6 +76,9 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const int me = o.env.rank, world = o.env.world_size;
   const CollectiveDef& def = collective(spec.collective);
   const RegionMap map = region_map(spec, world);
+  // The ranks' links (netem on a namespace star) over the whole job, from before the connect.
+  std::vector<fabric::LinkReading> links_before;
+  if (me == 0 && !o.star_links.empty()) links_before = fabric::read_star_links(o.star_links, world);
   RankOutputs out({o.json_path, o.records_path, {}}, me, world);
   compare::FlowExport flows_out(me == 0 ? o.export_flows : std::string());
 
@@ -178,6 +182,11 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     return jl.verdict(true);
   }
 
+  nlohmann::json links;
+  if (!o.star_links.empty()) {
+    links = fabric::star_links_json(o.star_links, links_before,
+                                    fabric::read_star_links(o.star_links, world));
+  }
   std::vector<SizeResult> results;
   for (size_t k = 0; k < all.size(); ++k) {
     results.push_back(
@@ -186,6 +195,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   if (!o.quiet) {
     print_footer(std::cout, rows);
     if (!results.empty()) print_steps(std::cout, results.back());
+    if (!links.is_null()) std::cout << fabric::star_links_line(links) << '\n';
     print_clocks(std::cout, jl.clock_reports(), release);
     std::cout << jl.phases_line() << '\n';
     std::cout.flush();
@@ -226,6 +236,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();
     doc["setup"] = jl.setup_json();
+    if (!links.is_null()) doc["star_links"] = links;
     doc["files"] = out.files_json();
     if (flows_out.wanted()) {
       doc["files"]["flows"] = o.export_flows;

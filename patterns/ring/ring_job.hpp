@@ -20,6 +20,7 @@ struct Options {
   RankEnv env;
   std::string json_path, records_path;
   std::string export_flows;  // HPCC flow.txt here and its flow map beside it (rank 0)
+  std::string star_links;    // --star-links PREFIX: rank 0 reads h<i> in PREFIX-h<i> (netem)
   uint32_t clock_samples = 32;
   IdlePolicy idle = IdlePolicy::automatic;
   bool quiet = false;

@@ -38,6 +38,7 @@ modules=(
   crc32_generic rdma_rxe ib_uverbs                # Soft-RoCE and /dev/infiniband/uverbs*
   '?rdma_ucm' '?ib_umad'                          # librdmacm users, umad tools
   '?sch_netem' '?sch_tbf' '?sch_htb' '?sch_prio' '?sch_fq_codel'  # qdiscs for tests
+  '?bridge'                                       # the namespace star's switch (netns-star.sh)
 )
 
 log() { echo "rdma-run: $*" >&2; }
