@@ -30,11 +30,13 @@ std::string failure_text(const std::string& who, const char* what, const std::st
   return who + " " + what + (phase.empty() ? "" : " during " + phase) + ": " + why;
 }
 
-FailureReport read_report(int rank, const Frame& failed, const std::string& peer) {
+FailureReport read_report(int rank, const Frame& failed, const std::string& peer, int size) {
   WireReader r(failed.payload, peer);
   FailureReport rep{rank, {}, r.str("reason")};
   rep.phase = r.str("phase");
+  const uint32_t waited = r.u32("waited on");  // rank + 1; 0: none
   r.expect_end();
+  if (waited >= 1 && waited <= static_cast<uint32_t>(size)) rep.waited_on = int(waited) - 1;
   return rep;
 }
 
@@ -65,7 +67,7 @@ void TcpBootstrap::broadcast_verdict(const std::string& cause) noexcept {
   }
 }
 
-std::string TcpBootstrap::root_verdict(const std::string& mine) {
+std::string TcpBootstrap::root_verdict(const std::string& mine, int waited_on) {
   Impl& im = *impl_;
   const size_t earlier = im.reports.size();  // reports taken before this rank failed
   std::vector<char> settled(static_cast<size_t>(cfg_.size), 0);
@@ -93,7 +95,7 @@ std::string TcpBootstrap::root_verdict(const std::string& mine) {
         try {
           const Frame f = recv_frame(im.peers[r], deadline, im.names[r]);
           if (f.type == kFailed) {
-            im.reports.push_back(read_report(r, f, im.names[r]));
+            im.reports.push_back(read_report(r, f, im.names[r], cfg_.size));
             settled[static_cast<size_t>(r)] = 1;
           }  // anything else is a collective this rank will not answer any more
         } catch (const Error& e) {
@@ -112,8 +114,18 @@ std::string TcpBootstrap::root_verdict(const std::string& mine) {
   // Rank 0's own error is named as rank 0's, so that a rank it mentions (e.g. "the endpoint
   // to rank 9 failed") does not read the verdict as naming itself the cause.
   std::string cause = failure_text("rank 0", "failed", im.phase, mine);
+  // A rank that stopped without leaving: the waits of the first failure lead to it.
+  const Stopped stopped =
+      stopped_rank(earlier > 0 ? im.reports[0].rank : 0, im.reports, waited_on, cfg_.size);
   if (dead >= 0) {
     cause = failure_text(im.names[dead], "is gone", im.phase, dead_why);
+  } else if (stopped.rank > 0) {
+    std::string seen = mine;
+    for (const auto& rep : im.reports)
+      if (rep.rank == stopped.waiter) seen = rep.why;
+    cause = failure_text(im.names[stopped.rank], "stopped responding", im.phase,
+                         "connected but silent (frozen or stuck?); rank " +
+                             std::to_string(stopped.waiter) + ": " + seen);
   } else if (earlier > 0) {
     const FailureReport& first = im.reports[0];
     cause = failure_text(im.names[first.rank], "failed", first.phase, first.why);
@@ -122,19 +134,29 @@ std::string TcpBootstrap::root_verdict(const std::string& mine) {
   return cause;
 }
 
-std::string TcpBootstrap::await_verdict(const std::string& mine) {
+std::string TcpBootstrap::await_verdict(const std::string& mine, int waited_on) {
   const Socket& s = impl_->peers[0];
   const std::string& coord = impl_->names[0];
   const Deadline deadline = Deadline::after(kVerdictWait);
   try {
     WireWriter w;
-    w.str(mine).str(impl_->phase);
+    w.str(mine).str(impl_->phase).u32(static_cast<uint32_t>(waited_on + 1));
     send_frame(s, kFailed, w.bytes(), deadline, coord);
     for (;;) {
       const Frame f = recv_frame(s, deadline, coord);
       if (f.type == kAbort) return WireReader(f.payload, coord).str("reason");
       // anything else answers a collective this rank has left
     }
+  } catch (const TimeoutError&) {
+    // Rank 0's connection is open but no verdict came: rank 0 stopped (frozen, or stuck where
+    // it looks at no peer), and is the cause.
+    if (!connection_lost(s)) {
+      return failure_text(coord + " (rank 0)", "stopped responding", impl_->phase,
+                          "connected but no answer to this rank's failure report within " +
+                              std::to_string(kVerdictWait.count() / 1000) +
+                              " s (frozen or stuck?)");
+    }
+    return failure_text(coord + " (rank 0)", "is gone", impl_->phase, *connection_lost(s));
   } catch (const Error&) {
     // Rank 0's connection closed without a verdict: rank 0 died, and is the cause. Silent:
     // this rank's own error stands.
@@ -145,10 +167,12 @@ std::string TcpBootstrap::await_verdict(const std::string& mine) {
   return mine;
 }
 
-std::string TcpBootstrap::settle_failure(const std::string& mine) noexcept {
+std::string TcpBootstrap::settle_failure(const std::string& mine, int waited_on) noexcept {
   try {
-    if (impl_->joined && cfg_.size > 1 && impl_->verdict.empty())
-      impl_->verdict = cfg_.rank == 0 ? root_verdict(mine) : await_verdict(mine);
+    if (impl_->joined && cfg_.size > 1 && impl_->verdict.empty()) {
+      impl_->verdict =
+          cfg_.rank == 0 ? root_verdict(mine, waited_on) : await_verdict(mine, waited_on);
+    }
     const std::string& cause = impl_->verdict;
     if (cause.empty() || mine.find(cause) != std::string::npos) return mine;
     if (cause.find(mine) != std::string::npos) return cause;  // this rank's report, named

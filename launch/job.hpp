@@ -107,7 +107,8 @@ class Job {
 
   // This rank is failing: agrees with the others on the job's first cause (Bootstrap's),
   // which names the rank, the step under way ("rank 3 (...) is gone during run: ...") and why.
-  std::string settle_failure(const std::string& mine) noexcept;
+  // `waited_on`: the rank this one ran out of time waiting for (stalled_on()), else -1.
+  std::string settle_failure(const std::string& mine, int waited_on = -1) noexcept;
 
   int rank() const noexcept { return cfg_.rank; }
   int size() const noexcept { return cfg_.world_size; }

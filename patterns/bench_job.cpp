@@ -12,6 +12,7 @@
 #include "core/output_file.hpp"
 #include "core/record.hpp"
 #include "core/run_context.hpp"
+#include "core/stall_error.hpp"
 #include "core/units.hpp"
 #include "launch/job.hpp"
 #include "launch/rank_cpu.hpp"
@@ -185,7 +186,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     // The server stays until the client's reports are written: a failure there is the job's.
     job.bootstrap().barrier();
   } catch (const std::exception& e) {
-    const std::string cause = job.settle_failure(e.what());
+    const std::string cause = job.settle_failure(e.what(), stalled_on(e));
     if (initiator && agreed && out->json && !done.sizes.empty() && !reported) {
       try {
         report(cause);

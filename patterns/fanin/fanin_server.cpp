@@ -197,7 +197,8 @@ class Server {
     const std::string name =
         std::string(to_string(r.kind)) + " round " + std::to_string(r.iteration);
     wire_.wait([&] { return pending_ == 0 && pending_sends_ == 0; },
-               [&] { return name + ": bursts incomplete: " + missing(parts); });
+               [&] { return name + ": bursts incomplete: " + missing(parts); }, 1,
+               [&] { return first_missing(parts); });
     if (!c_.spec.pull) return;
     for (int w : parts) {
       auto& posts = cur_->pull_post_ns[static_cast<size_t>(w - 1)];
@@ -210,6 +211,15 @@ class Server {
     }
     wire_.wait([&] { return pending_sends_ == 0; },
                [&] { return name + ": the replies (--pull) did not complete"; });
+  }
+
+  // The first worker of `parts` whose burst has not all arrived (-1: none).
+  int first_missing(const std::vector<int>& parts) const {
+    for (int w : parts) {
+      const auto& a = cur_->arrival_ns[static_cast<size_t>(w - 1)];
+      if (std::any_of(a.begin(), a.end(), [](int64_t t) { return t == 0; })) return w;
+    }
+    return -1;
   }
 
   std::string missing(const std::vector<int>& parts) const {

@@ -225,6 +225,5 @@ TEST(FrameReaderBounds, AllocatesAsBytesArriveAndReassemblesLargeFrames) {
   }
 }
 
-
 }  // namespace
 }  // namespace dlcnet

@@ -51,8 +51,9 @@ void collective(const dlcnet::Frame& f, uint8_t param) {
 
 void report(const dlcnet::Frame& f) {
   try {
-    const dlcnet::FailureReport rep = dlcnet::read_report(3, f, "rank 3");
+    const dlcnet::FailureReport rep = dlcnet::read_report(3, f, "rank 3", 16);
     if (rep.rank != 3 || rep.why.size() > 4096 || rep.phase.size() > 4096) __builtin_trap();
+    if (rep.waited_on < -1 || rep.waited_on >= 16) __builtin_trap();  // a rank of the world
     (void)dlcnet::failure_text("rank 3", "failed", rep.phase, rep.why);
   } catch (const dlcnet::Error&) {
   }
