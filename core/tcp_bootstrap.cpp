@@ -196,8 +196,7 @@ std::vector<std::vector<Bytes>> TcpBootstrap::gather_rows(uint64_t round, size_t
           "bootstrap: collective " + std::to_string(round) + " timed out after " +
           std::to_string(cfg_.op_timeout.count() / 1000) + " s waiting for rank" +
           (pending.size() > 1 ? "s " : " ") + list_ranks(pending);
-      if (pending.size() == 1) throw StallError(what, pending[0]);
-      throw TimeoutError(what);
+      throw StallError(what, pending);
     }
     std::vector<int> still;
     for (size_t i = 0; i < fds.size(); ++i) {

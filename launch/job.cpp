@@ -311,7 +311,8 @@ int Job::verdict(bool ok) {
   return v[0].size() == 1 && v[0][0] == 1 ? 0 : 1;
 }
 
-std::string Job::settle_failure(const std::string& mine, int waited_on) noexcept {
+std::string Job::settle_failure(const std::string& mine,
+                                const std::vector<int>& waited_on) noexcept {
   return boot_->settle_failure(mine, waited_on);
 }
 

@@ -58,7 +58,7 @@ int64_t RankWire::post(int peer, const char* what, Post p) {
     if (d.expired()) {
       throw StallError(std::string(what) + " to rank " + std::to_string(peer) +
                            ": its queue stayed full for " + std::to_string(timeout_.count()) + " s",
-                       peer);
+                       {peer});
     }
   }
 }
@@ -80,7 +80,7 @@ void RankWire::recv(int peer, RegionId region, size_t offset, size_t length, uin
 }
 
 void RankWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
-                    int64_t rounds, const std::function<int()>& peer) {
+                    int64_t rounds, const std::function<std::vector<int>()>& peers) {
   const auto limit = timeout_ * std::max<int64_t>(1, rounds);
   const Deadline d = Deadline::after(limit);
   for (uint32_t i = 0; !done(); ++i) {
@@ -92,7 +92,7 @@ void RankWire::wait(const std::function<bool()>& done, const std::function<std::
           what() + " within " + std::to_string(limit.count()) + " s (--timeout " +
               std::to_string(timeout_.count()) +
               (rounds > 1 ? " x " + std::to_string(rounds) + " rounds" : std::string()) + ")",
-          peer ? peer() : -1);
+          peers ? peers() : std::vector<int>());
     }
   }
 }

@@ -137,7 +137,7 @@ void PeerSession::stalled(const char* waiting_for) const {
   throw StallError(std::string(t_.name()) + ": no progress for " + std::to_string(spec_.timeout_s) +
                        " s waiting for " + waiting_for + " from rank " + std::to_string(peer_) +
                        " (peer gone?)",
-                   peer_);
+                   {peer_});
 }
 
 void PeerSession::wait_for_credit(const char* op, int64_t since, uint32_t spins) {

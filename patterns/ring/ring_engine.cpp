@@ -103,7 +103,7 @@ void RingEngine::wait(const std::function<bool()>& done, const std::function<std
         flush_notifies();
         return done();
       },
-      what, 1, [peer] { return peer; });
+      what, 1, [peer] { return peer >= 0 ? std::vector<int>{peer} : std::vector<int>(); });
 }
 
 void RingEngine::send_segment(const SizeSetup& cur, size_t i, uint32_t j, RunTimes& times) {

@@ -202,18 +202,53 @@ fanin_run() {
     --burst 4 -n 100000 --json "$work/fanin.json" --records "$work/fanin-%r.csv" \
     >"$work/fanin.out" 2>"$work/fanin.err" &
   local job=$!
-  wait_rows "$work/fanin.err" "released" 1
-  sleep 2
-  pid=$(rank_pid "$work/fanin-%r.csv" "$k")
+  # No progress is printed: the rounds run once every rank is up and a few seconds passed.
+  for _ in $(seq 300); do
+    pid=$(rank_pid "$work/fanin-%r.csv" "$k")
+    [ -n "$pid" ] && break
+    sleep 0.1
+  done
+  sleep 4
   hit STOP "$pid"
   await "$job" "fanin, rank $k frozen"
+}
+
+# fanin_outputs K RANKS...: the records of every rank of RANKS hold whole rounds (the 4
+# messages of each worker taking part); rank 0's JSON (unless K is 0), marked incomplete and
+# naming rank K, counts the rounds its records hold.
+fanin_outputs() {
+  local k="$1"
+  shift
+  python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1
+import collections, csv, json, sys
+work, k, ranks = sys.argv[1], int(sys.argv[2]), [int(r) for r in sys.argv[3:]]
+def check(name, cond):
+    print(("ok: " if cond else "FAIL: ") + name)
+for r in ranks:
+    rows = list(csv.DictReader(open(f"{work}/fanin-{r}.csv")))
+    per = collections.Counter((x["opnum"], x["src"]) for x in rows)
+    rounds = sorted({int(x["opnum"]) for x in rows})
+    check(f"fanin records of rank {r}: {len(rounds)} whole rounds",
+          len(rounds) > 0 and all(n == 4 for n in per.values()) and
+          all(int(x["arrival_ns" if x["op"] == "recv" else "complete_ns"]) > 0 for x in rows))
+    if r == 0:
+        check("fanin records of rank 0: the rounds from the first on", rounds == list(range(len(rounds))))
+        if k != 0:
+            d = json.load(open(f"{work}/fanin.json"))
+            check("fanin JSON: marked incomplete, naming the rank, counting the rounds recorded",
+                  d["complete"] is False and d["error"].startswith(f"rank {k} (") and
+                  d["rounds_completed"] == len(rounds) < d["rounds"])
+PY
+  count_results "$work/py"
 }
 
 fanin() {
   fanin_run 2
   named "$work/fanin.err" 2 "stopped responding" 0 1 3
+  fanin_outputs 2 0 1 3
   fanin_run 0
   named "$work/fanin.err" 0 "stopped responding" 1 2 3
+  fanin_outputs 0 1 2 3
 }
 
 # ---- dlc-replay: a captured job of 2 workers and a server (rank 2) ----
