@@ -26,10 +26,12 @@ trap cleanup EXIT
 # shellcheck disable=SC2054  # the comma is UCX_TLS's
 ucx=(--transport ucx --ucx-tls tcp,self --timeout "$T")
 
-# wait_rows FILE REGEX N: waits (30 s at most) until FILE has N lines matching REGEX.
+# wait_rows FILE REGEX N [PID]: waits (30 s at most; while PID runs) until FILE has N lines
+# matching REGEX.
 wait_rows() {
   for _ in $(seq 300); do
     [ "$(grep -Ec -- "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+    [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && break
     sleep 0.1
   done
   bad "no $3 lines /$2/ in $(basename "$1") within 30 s"
@@ -137,12 +139,25 @@ bench() {
 # ---- dlc-bench ring: 4 ranks, a sweep of sizes ----
 # ring_run SIG K: SIG (KILL or STOP) hits rank K once rank 0 printed 2 sizes.
 ring_run() {
-  local sig="$1" k="$2" pid
-  rm -f "$work"/ring*
-  timeout 90 "$BIN/dlc-bench" ring --spawn --spawn-timeout 80 --ranks 4 "${ucx[@]}" \
-    -b 16K -e 64M -f 2 -n 10 -w 1 --json "$work/ring.json" --records "$work/ring-%r.csv" \
-    >"$work/ring.out" 2>"$work/ring.err" &
-  local job=$!
+  local sig="$1" k="$2" pid job attempt
+  # A second attempt where the first failed before any size (the UCX connection between two
+  # ranks refused, seen 2 runs in 15 on this loaded host): not what is tested here.
+  for attempt in 1 2; do
+    rm -f "$work"/ring*
+    timeout 90 "$BIN/dlc-bench" ring --spawn --spawn-timeout 80 --ranks 4 "${ucx[@]}" \
+      -b 16K -e 64M -f 2 -n 10 -w 1 --json "$work/ring.json" --records "$work/ring-%r.csv" \
+      >"$work/ring.out" 2>"$work/ring.err" &
+    job=$!
+    for _ in $(seq 300); do
+      [ "$(grep -Ec '^ +[0-9]+ +[0-9]+ +float' "$work/ring.out")" -ge 2 ] && break 2
+      kill -0 "$job" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill "$job" 2>/dev/null
+    wait "$job"
+    echo "attempt $attempt: the run failed before 2 sizes:"
+    grep "error" "$work/ring.err" | sed 's/^/  | /' | head -4
+  done
   wait_rows "$work/ring.out" "^ +[0-9]+ +[0-9]+ +float" 2
   pid=$(rank_pid "$work/ring-%r.csv" "$k")
   hit "$sig" "$pid"
