@@ -11,7 +11,7 @@
 source "$(dirname "$0")/lib.sh"
 tool="$1"
 T=5     # --timeout of every run
-slack=7 # rank 0 waits 1 s for the others' reports, the others 3 s at most for its verdict;
+slack=8 # rank 0 waits 1 s (2 s) for the others' reports, the others 4 s at most for its verdict;
         # closing the endpoints to a stopped peer 1 s; exit and this script's polling
 stopped=() # pids stopped here: killed (then resumed) on exit, whatever happened
 cleanup() {
@@ -172,15 +172,20 @@ ring_outputs() {
   local k="$1"
   shift
   grep -Eo '^ +[0-9]+ +[0-9]+ +float' "$work/ring.out" | awk '{print $1}' >"$work/ring.sizes"
-  python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1
+  local rc=0
+  python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1 || rc=$?
 import csv, json, sys
 work, k, ranks = sys.argv[1], int(sys.argv[2]), [int(r) for r in sys.argv[3:]]
 printed = [int(x) for x in open(f"{work}/ring.sizes").read().split()]
 def check(name, cond):
     print(("ok: " if cond else "FAIL: ") + name)
 check(f"ring: rank 0 printed sizes before the fault ({len(printed)})", len(printed) >= 2)
-if k != 0:
-    d = json.load(open(f"{work}/ring.json"))
+def load(path):
+    try:
+        return json.load(open(path))
+    except Exception as e:
+        check(f"JSON: {e}", False)
+if k != 0 and (d := load(f"{work}/ring.json")):
     check("ring JSON: marked incomplete, naming the rank",
           d["complete"] is False and d["error"].startswith(f"rank {k} ("))
     check("ring JSON: every size printed, no other",
@@ -194,6 +199,7 @@ for r in ranks:
           len(sizes) - len(printed) in (0, 1))
 PY
   count_results "$work/py"
+  [ "$rc" -eq 0 ] || bad "the outputs' checker failed (exit $rc): see above"
 }
 
 ring() {
@@ -234,11 +240,17 @@ fanin_run() {
 fanin_outputs() {
   local k="$1"
   shift
-  python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1
+  local rc=0
+  python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1 || rc=$?
 import collections, csv, json, sys
 work, k, ranks = sys.argv[1], int(sys.argv[2]), [int(r) for r in sys.argv[3:]]
 def check(name, cond):
     print(("ok: " if cond else "FAIL: ") + name)
+def load(path):
+    try:
+        return json.load(open(path))
+    except Exception as e:
+        check(f"JSON: {e}", False)
 for r in ranks:
     rows = list(csv.DictReader(open(f"{work}/fanin-{r}.csv")))
     per = collections.Counter((x["opnum"], x["src"]) for x in rows)
@@ -248,13 +260,13 @@ for r in ranks:
           all(int(x["arrival_ns" if x["op"] == "recv" else "complete_ns"]) > 0 for x in rows))
     if r == 0:
         check("fanin records of rank 0: the rounds from the first on", rounds == list(range(len(rounds))))
-        if k != 0:
-            d = json.load(open(f"{work}/fanin.json"))
+        if k != 0 and (d := load(f"{work}/fanin.json")):
             check("fanin JSON: marked incomplete, naming the rank, counting the rounds recorded",
                   d["complete"] is False and d["error"].startswith(f"rank {k} (") and
                   d["rounds_completed"] == len(rounds) < d["rounds"])
 PY
   count_results "$work/py"
+  [ "$rc" -eq 0 ] || bad "the outputs' checker failed (exit $rc): see above"
 }
 
 fanin() {
