@@ -35,9 +35,15 @@ class Bootstrap {
   // This rank is failing with the error `mine`: agree with the others on the job's first cause
   // before exiting, so that a rank that fails because another one left names the rank that
   // left first (a killed process), not the survivor that exited a moment before it. Returns the
-  // text to report: the cause, followed by `mine` when it differs. Waits a few seconds at most
-  // and never throws.
-  virtual std::string settle_failure(const std::string& mine) noexcept { return mine; }
+  // text to report: the cause, followed by `mine` when it differs. `waited_on`: the ranks this
+  // one ran out of time waiting for (a StallError), if any: a rank that stopped without
+  // leaving (frozen) is found by following these waits. Waits a few seconds at most and never
+  // throws.
+  virtual std::string settle_failure(const std::string& mine,
+                                     const std::vector<int>& waited_on = {}) noexcept {
+    (void)waited_on;
+    return mine;
+  }
 };
 
 }  // namespace dlcnet

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/frame_reader.hpp"
 #include "core/socket.hpp"
+#include "core/stall_error.hpp"
 #include "core/tcp_bootstrap_impl.hpp"
 
 namespace dlcnet {
@@ -191,9 +192,11 @@ std::vector<std::vector<Bytes>> TcpBootstrap::gather_rows(uint64_t round, size_t
     int rc = ::poll(fds.data(), fds.size(), deadline.remaining_ms());
     if (rc < 0 && errno != EINTR) throw_errno("bootstrap: poll");
     if (rc == 0) {
-      throw TimeoutError("bootstrap: collective " + std::to_string(round) + " timed out after " +
-                         std::to_string(cfg_.op_timeout.count() / 1000) + " s waiting for rank" +
-                         (pending.size() > 1 ? "s " : " ") + list_ranks(pending));
+      const std::string what =
+          "bootstrap: collective " + std::to_string(round) + " timed out after " +
+          std::to_string(cfg_.op_timeout.count() / 1000) + " s waiting for rank" +
+          (pending.size() > 1 ? "s " : " ") + list_ranks(pending);
+      throw StallError(what, pending);
     }
     std::vector<int> still;
     for (size_t i = 0; i < fds.size(); ++i) {
@@ -278,7 +281,7 @@ void TcpBootstrap::throw_verdict(const Frame& abort) {
 }
 
 void TcpBootstrap::throw_report(int rank, const Frame& failed) {
-  FailureReport rep = read_report(rank, failed, impl_->names[rank]);
+  FailureReport rep = read_report(rank, failed, impl_->names[rank], cfg_.size);
   const std::string text = failure_text(impl_->names[rank], "failed", rep.phase, rep.why);
   impl_->reports.push_back(std::move(rep));
   throw Error(text);

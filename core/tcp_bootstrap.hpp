@@ -58,7 +58,8 @@ class TcpBootstrap : public Bootstrap {
   std::vector<Bytes> allgather(const Bytes& mine) override;
   void barrier() override;
   void check_peers() override;
-  std::string settle_failure(const std::string& mine) noexcept override;
+  std::string settle_failure(const std::string& mine,
+                             const std::vector<int>& waited_on = {}) noexcept override;
 
  private:
   // Rank 0: accepts the other ranks' connections and hellos, all at once (one poll() loop: a
@@ -79,8 +80,8 @@ class TcpBootstrap : public Bootstrap {
   [[noreturn]] void throw_report(int rank, const Frame& failed);
   // Rank 0: the job's cause of failure to every rank still connected (best effort).
   void broadcast_verdict(const std::string& cause) noexcept;
-  std::string root_verdict(const std::string& mine);
-  std::string await_verdict(const std::string& mine);
+  std::string root_verdict(const std::string& mine, const std::vector<int>& waited_on);
+  std::string await_verdict(const std::string& mine, const std::vector<int>& waited_on);
   struct Impl;
   TcpBootstrapConfig cfg_;
   std::unique_ptr<Impl> impl_;

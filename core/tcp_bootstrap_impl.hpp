@@ -21,17 +21,20 @@ enum BootstrapFrame : uint16_t {
   kCollective = 4,
   kResult = 5,
   kAbort = 6,   // rank 0 to the others: the job's cause of failure (a string)
-  kFailed = 7,  // a rank to rank 0: this rank is failing, why and in which phase (2 strings)
+  kFailed = 7,  // a rank to rank 0: this rank is failing, why, in which phase (2 strings) and
+                // the ranks it ran out of time waiting for (u32 count, then each a u32)
 };
 
 // Bounds on what a peer may claim before anything is allocated for it. A hello is 16 bytes;
 // rank 0's answer to it (a welcome, or a reject with its reason) at most kJoinReplyMax; a
-// failure report two strings of at most 4 KiB. Collectives carry the ranks' blobs and are
-// bounded by kWireMaxPayload (their memory grows only as bytes arrive: FrameReader).
+// failure report two strings of at most 4 KiB and at most kWaitedMax ranks. Collectives carry the
+// ranks' blobs and are bounded by kWireMaxPayload (their memory grows only as bytes arrive:
+// FrameReader).
 inline constexpr uint32_t kHelloMax = 64;
 inline constexpr uint32_t kReasonMax = 1024;  // a reject's reason, truncated to this
 inline constexpr uint32_t kJoinReplyMax = 4 + kReasonMax;
-inline constexpr uint32_t kReportMax = 2 * (4 + 4096);
+inline constexpr uint32_t kWaitedMax = 64;  // ranks a failure report names as waited for
+inline constexpr uint32_t kReportMax = 2 * (4 + 4096) + 4 + 4 * kWaitedMax;
 // Rank 0 holds at most this many connections that have not said hello yet beyond the ranks
 // still missing; a connection arriving beyond that turns the oldest waiting one away (a flood
 // of idle connections cannot use up rank 0's descriptors or keep real ranks in the backlog).
@@ -44,6 +47,7 @@ inline constexpr std::string_view kMakeRoomReason = "connections waiting to say 
 struct FailureReport {
   int rank;
   std::string phase, why;
+  std::vector<int> waited_on;  // the ranks it ran out of time waiting for (StallError)
 };
 
 struct TcpBootstrap::Impl {
@@ -79,7 +83,21 @@ std::optional<std::string> connection_lost(const Socket& s);
 // "rank 3 (127.0.0.1:4242) is gone during run: connection closed (process exited or killed)".
 std::string failure_text(const std::string& who, const char* what, const std::string& phase,
                          const std::string& why);
-// The kFailed frame's payload: why this rank fails, and in which phase.
-FailureReport read_report(int rank, const Frame& failed, const std::string& peer);
+// The kFailed frame's payload: why this rank fails, in which phase, and the ranks it waited for
+// (a rank outside [0, size) is a ProtocolError).
+FailureReport read_report(int rank, const Frame& failed, const std::string& peer, int size);
+
+// The rank that stopped without leaving (a frozen process: its connections stay open, so only
+// the waits tell), found by following the waits from rank `from`'s (rank 0 or the first to
+// report), breadth first: a rank that reported a wait leads to the ranks it waited for; the
+// first rank reached that sent no report is the one. Nothing where no trail reaches one: they
+// end at ranks that failed for other reasons (the first report is then the cause), or loop.
+// `root_waited_on`: rank 0's own wait, empty when rank 0 fails for another reason.
+struct Stopped {
+  int rank = -1;    // the rank that stopped, or -1
+  int waiter = -1;  // the rank on the trail that waited for it
+};
+Stopped stopped_rank(int from, const std::vector<FailureReport>& reports,
+                     const std::vector<int>& root_waited_on, int size);
 
 }  // namespace dlcnet

@@ -14,6 +14,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/rank_list.hpp"
+#include "core/stall_error.hpp"
 #include "core/wire.hpp"
 #include "launch/coordinator_bind.hpp"
 
@@ -310,8 +311,9 @@ int Job::verdict(bool ok) {
   return v[0].size() == 1 && v[0][0] == 1 ? 0 : 1;
 }
 
-std::string Job::settle_failure(const std::string& mine) noexcept {
-  return boot_->settle_failure(mine);
+std::string Job::settle_failure(const std::string& mine,
+                                const std::vector<int>& waited_on) noexcept {
+  return boot_->settle_failure(mine, waited_on);
 }
 
 std::vector<ClockModel> Job::clock_models() const {
@@ -374,7 +376,7 @@ int run_job(const JobConfig& config, const std::function<int(Job&)>& body) {
   try {
     return body(jl);
   } catch (const std::exception& e) {
-    throw Error(jl.settle_failure(e.what()));
+    throw Error(jl.settle_failure(e.what(), stalled_on(e)));
   }
 }
 

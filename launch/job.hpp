@@ -107,7 +107,9 @@ class Job {
 
   // This rank is failing: agrees with the others on the job's first cause (Bootstrap's),
   // which names the rank, the step under way ("rank 3 (...) is gone during run: ...") and why.
-  std::string settle_failure(const std::string& mine) noexcept;
+  // `waited_on`: the ranks this one ran out of time waiting for (stalled_on()).
+  std::string settle_failure(const std::string& mine,
+                             const std::vector<int>& waited_on = {}) noexcept;
 
   int rank() const noexcept { return cfg_.rank; }
   int size() const noexcept { return cfg_.world_size; }

@@ -95,14 +95,19 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
   int64_t kill_at = now_ns() + o.limit.count() * 1'000'000'000;
   size_t running = pids.size();
   std::vector<bool> done(pids.size(), false);
-  std::vector<bool> killed(pids.size(), false);  // by us, at the time limit or after a failure
+  std::vector<bool> killed(pids.size(), false);   // by us, at the time limit or after a failure
+  std::vector<bool> stopped(pids.size(), false);  // SIGSTOP: frozen, it will not end by itself
   while (running > 0) {
     bool reaped = false;
     for (size_t r = 0; r < pids.size(); ++r) {
       if (done[r]) continue;
       int status = 0;
-      const pid_t w = ::waitpid(pids[r], &status, WNOHANG);
+      const pid_t w = ::waitpid(pids[r], &status, WNOHANG | WUNTRACED | WCONTINUED);
       if (w != pids[r]) continue;
+      if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
+        stopped[r] = WIFSTOPPED(status);
+        continue;
+      }
       done[r] = true;
       --running;
       reaped = true;
@@ -116,11 +121,15 @@ int spawn_ranks(const std::vector<std::string>& args, const SpawnOptions& o) {
         kill_at = std::min(kill_at, now_ns() + o.grace.count() * 1'000'000'000);
       }
     }
-    if (running > 0 && now_ns() >= kill_at) {
+    // After a failure, ranks that are all stopped (frozen) have nothing left to notice.
+    bool all_stopped = first != 0;
+    for (size_t r = 0; r < pids.size(); ++r) all_stopped = all_stopped && (done[r] || stopped[r]);
+    if (running > 0 && (now_ns() >= kill_at || all_stopped)) {
       for (size_t r = 0; r < pids.size(); ++r) {
-        if (done[r]) continue;
+        if (done[r] || killed[r]) continue;
         log_line(o.tool + ": --spawn: killing rank " + std::to_string(r) + " (pid " +
-                 std::to_string(pids[r]) + "): still running " +
+                 std::to_string(pids[r]) +
+                 "): " + (stopped[r] ? "stopped (SIGSTOP)" : "still running") + " " +
                  (first ? "after another rank failed" : "at the time limit"));
         ::kill(pids[r], SIGKILL);
         killed[r] = true;

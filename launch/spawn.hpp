@@ -1,7 +1,8 @@
 // --spawn: a try-out of a whole job on this host, for every tool on the job layer. Starts one
 // copy of this program per rank with --rank/--world-size/--coordinator 127.0.0.1:PORT (a free port)
 // and a fresh job token, waits for all of them, and on the first failure gives the others time to
-// notice and name it before killing whoever is left.
+// notice and name it before killing whoever is left (at once where all of them are stopped:
+// frozen by SIGSTOP, they will notice nothing).
 #pragma once
 
 #include <chrono>

@@ -12,6 +12,7 @@
 #include "core/output_file.hpp"
 #include "core/record.hpp"
 #include "core/run_context.hpp"
+#include "core/stall_error.hpp"
 #include "core/units.hpp"
 #include "launch/job.hpp"
 #include "launch/rank_cpu.hpp"
@@ -113,9 +114,12 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   if (o.server.empty()) jc.bind_host = o.loopback ? "127.0.0.1" : "0.0.0.0";
   jc.port = port;
   jc.timeout = std::chrono::seconds(o.spec.timeout_s);
-  // The responder of a one-sided test waits in a barrier while the initiator runs a whole size.
+  // The responder of a one-sided test waits in a barrier while the initiator runs a whole size;
+  // in a two-sided one both ends run it, and a barrier longer than --timeout (and -D) means
+  // the peer stopped (a frozen peer is found only by such a wait).
+  const int size_s = static_cast<int>(o.spec.duration_s);
   jc.op_timeout =
-      std::chrono::seconds(o.spec.timeout_s + static_cast<int>(o.spec.duration_s) + 600);
+      std::chrono::seconds(o.spec.timeout_s + size_s + (o.spec.op == Op::send ? 0 : 600));
   if (o.wire_version) jc.wire_version = o.wire_version;
   Job job(jc);
   if (on_listening) on_listening(job.port());
@@ -186,7 +190,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     // The server stays until the client's reports are written: a failure there is the job's.
     job.bootstrap().barrier();
   } catch (const std::exception& e) {
-    const std::string cause = job.settle_failure(e.what());
+    const std::string cause = job.settle_failure(e.what(), stalled_on(e));
     if (initiator && agreed && out->json && !done.sizes.empty() && !reported) {
       try {
         report(cause);

@@ -8,6 +8,7 @@
 #include "core/clock.hpp"
 #include "core/deadline.hpp"
 #include "core/error.hpp"
+#include "core/stall_error.hpp"
 
 namespace dlcnet {
 namespace {
@@ -55,8 +56,9 @@ int64_t RankWire::post(int peer, const char* what, Post p) {
     }
     poll_once();
     if (d.expired()) {
-      throw Error(std::string(what) + " to rank " + std::to_string(peer) +
-                  ": its queue stayed full for " + std::to_string(timeout_.count()) + " s");
+      throw StallError(std::string(what) + " to rank " + std::to_string(peer) +
+                           ": its queue stayed full for " + std::to_string(timeout_.count()) + " s",
+                       {peer});
     }
   }
 }
@@ -78,7 +80,7 @@ void RankWire::recv(int peer, RegionId region, size_t offset, size_t length, uin
 }
 
 void RankWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
-                    int64_t rounds) {
+                    int64_t rounds, const std::function<std::vector<int>()>& peers) {
   const auto limit = timeout_ * std::max<int64_t>(1, rounds);
   const Deadline d = Deadline::after(limit);
   for (uint32_t i = 0; !done(); ++i) {
@@ -86,9 +88,11 @@ void RankWire::wait(const std::function<bool()>& done, const std::function<std::
     if ((i & 255) != 255) continue;
     check_peers();
     if (d.expired()) {
-      throw Error(what() + " within " + std::to_string(limit.count()) + " s (--timeout " +
-                  std::to_string(timeout_.count()) +
-                  (rounds > 1 ? " x " + std::to_string(rounds) + " rounds" : std::string()) + ")");
+      throw StallError(
+          what() + " within " + std::to_string(limit.count()) + " s (--timeout " +
+              std::to_string(timeout_.count()) +
+              (rounds > 1 ? " x " + std::to_string(rounds) + " rounds" : std::string()) + ")",
+          peers ? peers() : std::vector<int>());
     }
   }
 }

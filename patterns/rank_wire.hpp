@@ -43,9 +43,9 @@ class RankWire {
   void recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
   // Polls until done() holds, for at most `rounds` x the timeout (a rank waiting through other
   // ranks' rounds, each bounded by the timeout at the server); Error "<what> within N s"
-  // (what() is asked only then).
+  // (what() is asked only then), a StallError naming the ranks waited for that peers() says.
   void wait(const std::function<bool()>& done, const std::function<std::string()>& what,
-            int64_t rounds = 1);
+            int64_t rounds = 1, const std::function<std::vector<int>()>& peers = {});
   // Polls until now_ns() >= at, keeping completions flowing.
   void wait_until(int64_t at_ns);
   void poll_once();

@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/stall_error.hpp"
 
 namespace dlcnet {
 namespace {
@@ -133,8 +134,10 @@ void PeerSession::watch_peer(int64_t now) {
 }
 
 void PeerSession::stalled(const char* waiting_for) const {
-  fail(std::string("no progress for ") + std::to_string(spec_.timeout_s) + " s waiting for " +
-       waiting_for + " from rank " + std::to_string(peer_) + " (peer gone?)");
+  throw StallError(std::string(t_.name()) + ": no progress for " + std::to_string(spec_.timeout_s) +
+                       " s waiting for " + waiting_for + " from rank " + std::to_string(peer_) +
+                       " (peer gone?)",
+                   {peer_});
 }
 
 void PeerSession::wait_for_credit(const char* op, int64_t since, uint32_t spins) {

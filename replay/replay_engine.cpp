@@ -10,6 +10,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/stall_error.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_engine_internal.hpp"
 
@@ -216,19 +217,25 @@ void Engine::fail(const std::string& what) {
 void Engine::no_progress() {
   std::string waiting;
   auto add = [&](const std::string& s) { waiting += (waiting.empty() ? "" : "; ") + s; };
+  std::vector<int> peers;  // the ranks a message is missing from or a send is stuck to
   for (size_t p = 0; p < plan_.sends_to.size(); ++p) {
     const std::string who = cfg_.rank_name(static_cast<int>(p));
     const size_t missing = plan_.recvs_from[p].size() - arrived_[p];
-    if (missing > 0) add(std::to_string(missing) + " messages from " + who);
+    if (missing > 0) {
+      add(std::to_string(missing) + " messages from " + who);
+    }
     const size_t unsent = plan_.sends_to[p].size() - sends_done_[p];
     if (unsent > 0 && next_send_[p] > sends_done_[p]) {
       add(std::to_string(next_send_[p] - sends_done_[p]) + " sends to " + who + " not completed");
     }
+    if (missing > 0 || (unsent > 0 && next_send_[p] > sends_done_[p]))
+      peers.push_back(static_cast<int>(p));
   }
-  throw TimeoutError("no progress for " + std::to_string(cfg_.progress_timeout.count() / 1000) +
-                     " s (" + std::to_string(done_) + " of " +
-                     std::to_string(plan_.entries.size()) + " records done); waiting for " +
-                     (waiting.empty() ? std::string("nothing?") : waiting));
+  throw StallError("no progress for " + std::to_string(cfg_.progress_timeout.count() / 1000) +
+                       " s (" + std::to_string(done_) + " of " +
+                       std::to_string(plan_.entries.size()) + " records done); waiting for " +
+                       (waiting.empty() ? std::string("nothing?") : waiting),
+                   peers);
 }
 
 }  // namespace dlcnet::replay

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -29,7 +30,8 @@ struct EngineConfig {
   uint32_t recv_ahead = 64;  // receives (parts) posted ahead per peer
   std::chrono::milliseconds progress_timeout{30000};
   Idle idle = Idle::spin;
-  int64_t fault_after = -1;  // test hook: SIGKILL this rank after that many completions
+  int64_t fault_after = -1;    // test hook: raise fault_signal after that many completions
+  int fault_signal = SIGKILL;  // (dies) or SIGSTOP (frozen, connections open)
   RecordWriter* records = nullptr;
   std::function<std::string(int)> rank_name;  // "rank 2 (server0)", for errors
   bool show_progress = false;                 // this rank's messages on stderr (ProgressLine)

@@ -127,8 +127,10 @@ void Engine::on_completion(const Completion& c, int64_t now) {
     fail(std::string(to_string(c.op)) + " with " + cfg_.rank_name(c.peer) +
          " failed: " + (c.error ? c.error : "unknown error") + " (" + t_.last_error() + ")");
   }
-  if (cfg_.fault_after >= 0 && static_cast<int64_t>(++completions_) >= cfg_.fault_after) {
-    std::raise(SIGKILL);  // test hook: die as a killed process does, without cleaning up
+  if (cfg_.fault_after >= 0 && static_cast<int64_t>(++completions_) == cfg_.fault_after) {
+    // Test hook: die as a killed process does, without cleaning up, or freeze (SIGSTOP) with
+    // every connection open.
+    std::raise(cfg_.fault_signal);
   }
   const uint32_t e = wr_entry(c.wr_id);
   const PlanEntry& pe = plan_.entries[e];

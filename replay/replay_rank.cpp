@@ -113,6 +113,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   ec.progress_timeout = timeout;
   ec.idle = idle;
   ec.fault_after = o.fault_rank == o.env.rank ? o.fault_after : -1;
+  ec.fault_signal = o.fault_signal;
   ec.records = out.records();
   ec.rank_name = name;
   ec.show_progress = o.env.rank == 0 && ProgressLine::wanted(stderr);

@@ -3,6 +3,7 @@
 // again, gather at rank 0 and report.
 #pragma once
 
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,9 @@ struct RunOptions {
   Release release = Release::instant;
   bool quiet = false;
   std::string cpu = "auto";  // -c/--cpu (launch/cpu_binding.hpp)
-  int fault_rank = -1;       // test hook: this rank kills itself after fault_after completions
+  int fault_rank = -1;  // test hook: this rank kills or stops itself after fault_after completions
   int64_t fault_after = -1;
+  int fault_signal = SIGKILL;  // ...by raising this signal (SIGSTOP: frozen)
 };
 
 // Runs this rank. Returns the exit code: 0 when the replay is complete and correct, 1 when

@@ -1,7 +1,9 @@
 #include "apps/dlc_replay/options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <iostream>
+#include <map>
 
 #include "apps/cli_number.hpp"
 #include "apps/cpu_option.hpp"
@@ -134,7 +136,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->group("");  // tests: kill this rank...
   app.add_option("--fault-after", r.fault_after)
       ->check(dlcnet::cli::whole<int64_t>(-1))
-      ->group("");  // ...after this many completions
+      ->group("");  // ...after this many completions...
+  app.add_option("--fault-signal", r.fault_signal)
+      ->transform(
+          CLI::CheckedTransformer(std::map<std::string, int>{{"kill", SIGKILL}, {"stop", SIGSTOP}}))
+      ->group("");  // ...with this signal: kill (dies) or stop (frozen, connections open)
   add_version_flag(app, "dlc-replay");
   try {
     app.parse(argc, argv);

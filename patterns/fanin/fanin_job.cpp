@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/record.hpp"
 #include "core/run_context.hpp"
+#include "core/stall_error.hpp"
 #include "core/units.hpp"
 #include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
@@ -139,23 +140,8 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   std::vector<WorkerRound> mine_w;
   BackgroundTimes mine_b;
   Bytes blob;
-  if (me == kServer) {
-    server = run_server(c, rounds);
-  } else if (is_worker(me, world, spec)) {
-    mine_w = run_worker(c, rounds);
-    blob = encode(mine_w);
-  } else {
-    mine_b = run_background(c);
-    blob = encode(mine_b);
-  }
-  QueueSeries queue;
-  if (sampler) queue = sampler->stop();
-  jl.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
-  jl.align_clocks(t, clock_region, idle);
-  const std::vector<ClockModel> clocks = jl.clock_models();
-  const ReleaseReport release = jl.release_report();
-
-  // Every rank's records after the results are safe at rank 0 (and, there, on the console).
+  // Every rank's records after the results are safe at rank 0 (and, there, on the console);
+  // after a failure, those of the rounds completed before it.
   auto write_records = [&] {
     if (!out.records()) return;
     RecordWriter& w = *out.records();
@@ -168,6 +154,52 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     }
     w.flush();
   };
+  const auto context = [&] {
+    nlohmann::json ctx = make_run_context("dlc-bench fanin", argc, argv);
+    add_transport_versions(ctx);
+    ctx["transport"] = t.describe();
+    ctx["transport_selection"] = choice.to_json();
+    ctx["cpu"] = cpu.to_json();  // rank 0's
+    ctx["world_size"] = world;
+    ctx["rank_source"] = o.env.source;
+    ctx["idle"] = to_string(idle);
+    return ctx;
+  };
+  try {
+    if (me == kServer) {
+      run_server(c, rounds, server);
+    } else if (is_worker(me, world, spec)) {
+      run_worker(c, rounds, mine_w);
+    } else {
+      mine_b = run_background(c);
+    }
+  } catch (const std::exception& e) {
+    // A rank stopped or failed in the middle of the rounds: each rank's records hold the
+    // rounds it completed before; rank 0's JSON says how many, marked incomplete (the
+    // workers' times never reach it: their analysis is the records').
+    const std::string cause = jl.settle_failure(e.what(), stalled_on(e));
+    write_each({write_records, [&] {
+                  if (me != kServer || !out.json()) return;
+                  nlohmann::json doc = {{"complete", false},
+                                        {"error", cause},
+                                        {"rounds", rounds.size()},
+                                        {"rounds_completed", server.rounds.size()}};
+                  doc["context"] = context();
+                  doc["phases_s"] = jl.phases_json();
+                  doc["setup"] = jl.setup_json();
+                  doc["files"] = out.files_json();
+                  write_json_file(*out.json(), doc);
+                }});
+    throw Error(cause);
+  }
+  if (me != kServer) blob = is_worker(me, world, spec) ? encode(mine_w) : encode(mine_b);
+  QueueSeries queue;
+  if (sampler) queue = sampler->stop();
+  jl.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
+  jl.align_clocks(t, clock_region, idle);
+  const std::vector<ClockModel> clocks = jl.clock_models();
+  const ReleaseReport release = jl.release_report();
+
   const std::vector<Bytes> gathered = jl.gather(blob);
   if (me != kServer) {
     write_records();
@@ -212,15 +244,8 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   const compare::FlowMap fmap = compare::flow_map_of(a.flows, groups, "dlc-bench fanin", "round");
   auto json = [&] {
     nlohmann::json doc = fanin_json(spec, a);
-    nlohmann::json ctx = make_run_context("dlc-bench fanin", argc, argv);
-    add_transport_versions(ctx);
-    ctx["transport"] = t.describe();
-    ctx["transport_selection"] = choice.to_json();
-    ctx["cpu"] = cpu.to_json();  // rank 0's
-    ctx["world_size"] = world;
-    ctx["rank_source"] = o.env.source;
-    ctx["idle"] = to_string(idle);
-    doc["context"] = ctx;
+    doc["complete"] = true;
+    doc["context"] = context();
     doc["clock"] = clocks_json(jl.clock_reports());
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();

@@ -43,8 +43,9 @@ size_t data_bytes(const FaninSpec& s, int rank, int world);
 // Before the job's release: what a worker or background rank must have posted first.
 void prepare_sender(RoleContext& c);
 
-ServerTimes run_server(RoleContext& c, const std::vector<Round>& rounds);
-std::vector<WorkerRound> run_worker(RoleContext& c, const std::vector<Round>& rounds);
+// Each role's times in `out`; on a failure (thrown on) `out` holds the rounds completed before.
+void run_server(RoleContext& c, const std::vector<Round>& rounds, ServerTimes& out);
+void run_worker(RoleContext& c, const std::vector<Round>& rounds, std::vector<WorkerRound>& out);
 BackgroundTimes run_background(RoleContext& c);
 
 }  // namespace dlcnet::fanin

@@ -6,6 +6,7 @@
 #include "core/clock.hpp"
 #include "core/deadline.hpp"
 #include "core/error.hpp"
+#include "core/stall_error.hpp"
 #include "patterns/fanin/fanin_roles.hpp"
 #include "patterns/fanin/fanin_wire.hpp"
 
@@ -49,8 +50,16 @@ class Worker {
       if (takes_part(rounds_[i], c_.rank)) mine.push_back(static_cast<uint32_t>(i));
     }
     out_.reserve(mine.size());
-    for (size_t j = 0; j < mine.size(); ++j) round(mine[j], j + 1 < mine.size());
+    for (size_t j = 0; j < mine.size(); ++j) {
+      round(mine[j], j + 1 < mine.size());
+      ++rounds_done_;
+    }
     return std::move(out_);
+  }
+
+  // The rounds completed so far (after a failure: those before it).
+  std::vector<WorkerRound> completed() const {
+    return {out_.begin(), out_.begin() + static_cast<std::ptrdiff_t>(rounds_done_)};
   }
 
  private:
@@ -90,7 +99,7 @@ class Worker {
     // Every round between this worker's last one and this is bounded by the timeout at the
     // server.
     wire_.wait([&] { return gos_ > used_; }, [&] { return name + ": no start from the server"; },
-               static_cast<int64_t>(index) - last_index_);
+               static_cast<int64_t>(index) - last_index_, [] { return std::vector<int>{kServer}; });
     last_index_ = index;
     ++used_;
     WorkerRound wr;
@@ -146,7 +155,8 @@ class Worker {
           }
           return pending_ == 0;
         },
-        [&] { return name + ": the burst (or the replies) did not complete"; });
+        [&] { return name + ": the burst (or the replies) did not complete"; }, 1,
+        [] { return std::vector<int>{kServer}; });
   }
 
   // A write's 8-byte notification (what the server's receive sees arrive).
@@ -160,6 +170,7 @@ class Worker {
   bool ordered_ = c_.t.orders_write_before_send();
   std::vector<size_t> due_;  // writes completed whose notification is still to be sent
   std::vector<WorkerRound> out_;
+  size_t rounds_done_ = 0;
   WorkerRound* cur_ = nullptr;
   uint64_t gos_ = 0, used_ = 0;
   int64_t last_index_ = -1;
@@ -177,15 +188,17 @@ class Background {
     const auto rounds =
         static_cast<int64_t>(schedule(c_.spec, worker_count(c_.world, c_.spec)).size());
     wire_.wait([&] { return go_; },
-               [] { return std::string("background: no start from the server"); }, rounds + 1);
+               [] { return std::string("background: no start from the server"); }, rounds + 1,
+               [] { return std::vector<int>{kServer}; });
     const Deadline d = Deadline::after(c_.timeout * (rounds + 1));
     while (!stop_) {
       if (pending_ >= static_cast<int64_t>(c_.spec.bg_window)) {
         wire_.poll_once();
         wire_.check_peers();
         if (d.expired())
-          throw Error("background: no stop from the server within " +
-                      std::to_string((c_.timeout * (rounds + 1)).count()) + " s");
+          throw StallError("background: no stop from the server within " +
+                               std::to_string((c_.timeout * (rounds + 1)).count()) + " s",
+                           {kServer});
         continue;
       }
       ++pending_;
@@ -199,7 +212,8 @@ class Background {
     std::memcpy(c_.ctl_mem + 3 * kCtlSlot, &n, 8);
     ++pending_;
     wire_.send(kServer, c_.ctl, 3 * kCtlSlot, 16, wr_id(Tag::ctl, 3));
-    wire_.wait([&] { return flush_; }, [] { return std::string("background: no answer to done"); });
+    wire_.wait([&] { return flush_; }, [] { return std::string("background: no answer to done"); },
+               1, [] { return std::vector<int>{kServer}; });
     uint64_t fillers = 0;
     std::memcpy(&fillers, c_.ctl_mem + 2 * kCtlSlot, 8);
     for (uint64_t j = 0; j < fillers; ++j) {
@@ -207,7 +221,8 @@ class Background {
       wire_.send(kServer, c_.ctl, 4 * kCtlSlot, 8, wr_id(Tag::ctl, 4));
     }
     wire_.wait([&] { return pending_ == 0; },
-               [] { return std::string("background: sends did not complete"); });
+               [] { return std::string("background: sends did not complete"); }, 1,
+               [] { return std::vector<int>{kServer}; });
     return std::move(out_);
   }
 
@@ -231,8 +246,14 @@ class Background {
 
 }  // namespace
 
-std::vector<WorkerRound> run_worker(RoleContext& c, const std::vector<Round>& rounds) {
-  return Worker(c, rounds).run();
+void run_worker(RoleContext& c, const std::vector<Round>& rounds, std::vector<WorkerRound>& out) {
+  Worker w(c, rounds);
+  try {
+    out = w.run();
+  } catch (...) {
+    out = w.completed();
+    throw;
+  }
 }
 
 BackgroundTimes run_background(RoleContext& c) {

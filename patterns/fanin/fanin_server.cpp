@@ -29,6 +29,13 @@ class Server {
     bg_.resize(static_cast<size_t>(c.spec.background));
   }
 
+  // The rounds completed so far (after a failure: those before it).
+  ServerTimes completed() const {
+    ServerTimes t = times_;
+    t.rounds.resize(std::min(t.rounds.size(), rounds_done_));
+    return t;
+  }
+
   ServerTimes run() {
     bool bg_started = false;
     for (size_t i = 0; i < rounds_.size(); ++i) {
@@ -38,6 +45,7 @@ class Server {
         bg_started = true;
       }
       run_round(r, i);
+      ++rounds_done_;
     }
     if (c_.spec.background > 0) {
       if (!bg_started) start_background();
@@ -197,7 +205,8 @@ class Server {
     const std::string name =
         std::string(to_string(r.kind)) + " round " + std::to_string(r.iteration);
     wire_.wait([&] { return pending_ == 0 && pending_sends_ == 0; },
-               [&] { return name + ": bursts incomplete: " + missing(parts); });
+               [&] { return name + ": bursts incomplete: " + missing(parts); }, 1,
+               [&] { return missing_ranks(parts); });
     if (!c_.spec.pull) return;
     for (int w : parts) {
       auto& posts = cur_->pull_post_ns[static_cast<size_t>(w - 1)];
@@ -210,6 +219,16 @@ class Server {
     }
     wire_.wait([&] { return pending_sends_ == 0; },
                [&] { return name + ": the replies (--pull) did not complete"; });
+  }
+
+  // The workers of `parts` whose bursts have not all arrived.
+  std::vector<int> missing_ranks(const std::vector<int>& parts) const {
+    std::vector<int> out;
+    for (int w : parts) {
+      const auto& a = cur_->arrival_ns[static_cast<size_t>(w - 1)];
+      if (std::any_of(a.begin(), a.end(), [](int64_t t) { return t == 0; })) out.push_back(w);
+    }
+    return out;
   }
 
   std::string missing(const std::vector<int>& parts) const {
@@ -226,6 +245,7 @@ class Server {
 
   RoleContext& c_;
   const std::vector<Round>& rounds_;
+  size_t rounds_done_ = 0;
   int workers_;
   size_t k_;
   std::vector<uint64_t> offsets_;
@@ -238,8 +258,14 @@ class Server {
 
 }  // namespace
 
-ServerTimes run_server(RoleContext& c, const std::vector<Round>& rounds) {
-  return Server(c, rounds).run();
+void run_server(RoleContext& c, const std::vector<Round>& rounds, ServerTimes& out) {
+  Server s(c, rounds);
+  try {
+    out = s.run();
+  } catch (...) {
+    out = s.completed();
+    throw;
+  }
 }
 
 }  // namespace dlcnet::fanin

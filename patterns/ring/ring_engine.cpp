@@ -96,13 +96,14 @@ void RingEngine::flush_notifies() {
   }
 }
 
-void RingEngine::wait(const std::function<bool()>& done, const std::function<std::string()>& what) {
+void RingEngine::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
+                      int peer) {
   wire_.wait(
       [&] {
         flush_notifies();
         return done();
       },
-      what);
+      what, 1, [peer] { return peer >= 0 ? std::vector<int>{peer} : std::vector<int>(); });
 }
 
 void RingEngine::send_segment(const SizeSetup& cur, size_t i, uint32_t j, RunTimes& times) {
@@ -168,7 +169,8 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
            [&] {
              return std::string(s.phase) + " step " + std::to_string(i) + ", segment " +
                     std::to_string(j) + ": no message from rank " + std::to_string(s.from);
-           });
+           },
+           s.from);
       times.slots[slot].arrival_ns = a[slot];
       if (s.reduce) {
         const Piece x = segment(s.recv, e, j);

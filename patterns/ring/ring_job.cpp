@@ -7,8 +7,10 @@
 #include <set>
 
 #include "compare/flow_export.hpp"
+#include "core/clock_sync.hpp"
 #include "core/error.hpp"
 #include "core/run_context.hpp"
+#include "core/stall_error.hpp"
 #include "core/units.hpp"
 #include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
@@ -156,13 +158,65 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   std::vector<SizeTimes> mine;
   std::vector<std::vector<SizeTimes>> all;  // rank 0: [size][rank]
   std::vector<Row> rows;
-  for (size_t k = 0; k < setups.size(); ++k) {
-    mine.push_back(engine.run_size(setups[k], k + 1 < setups.size() ? &setups[k + 1] : nullptr));
-    std::vector<SizeTimes> got = to_root(jl.bootstrap(), mine.back(), me, world);
-    if (me != 0) continue;
-    rows.push_back(make_row(def, setups[k].layout, got));
-    if (table) table->row(rows.back());
-    all.push_back(std::move(got));
+  // Every rank's records of the sizes it completed: all of them, or those before a failure.
+  auto records = [&] {
+    if (!out.records()) return;
+    std::vector<Plan> plans;
+    for (size_t k = 0; k < mine.size(); ++k) plans.push_back(setups[k].plan);
+    write_records(*out.records(), spec, me, plans, mine);
+    out.records()->flush();
+  };
+  const auto context = [&] {
+    nlohmann::json ctx = make_run_context("dlc-bench ring", argc, argv);
+    add_transport_versions(ctx);
+    ctx["transport"] = t.describe();
+    ctx["transport_selection"] = choice.to_json();
+    ctx["cpu"] = cpu.to_json();  // rank 0's
+    ctx["world_size"] = world;
+    ctx["rank_source"] = o.env.source;
+    ctx["idle"] = to_string(idle);
+    nlohmann::json hosts = nlohmann::json::array();
+    for (const HostIdentity& h : jl.hosts()) hosts.push_back(h.hostname);
+    ctx["hosts"] = hosts;
+    return ctx;
+  };
+  try {
+    for (size_t k = 0; k < setups.size(); ++k) {
+      mine.push_back(engine.run_size(setups[k], k + 1 < setups.size() ? &setups[k + 1] : nullptr));
+      std::vector<SizeTimes> got = to_root(jl.bootstrap(), mine.back(), me, world);
+      if (me != 0) continue;
+      rows.push_back(make_row(def, setups[k].layout, got));
+      if (table) table->row(rows.back());
+      all.push_back(std::move(got));
+    }
+  } catch (const std::exception& e) {
+    // A rank stopped or failed in the middle of the sweep: the sizes completed before are
+    // written as they would have been (records on every rank; at rank 0 the JSON, marked
+    // incomplete, on the clocks of the alignment before the run), then the job fails.
+    const std::string cause = jl.settle_failure(e.what(), stalled_on(e));
+    auto partial_json = [&] {
+      if (me != 0 || !out.json() || all.empty()) return;
+      std::vector<ClockModel> before;
+      for (int r = 0; r < world; ++r)
+        before.push_back(model_before(jl.hosts(), jl.clocks_before(), static_cast<size_t>(r)));
+      std::vector<SizeResult> done;
+      for (size_t k = 0; k < all.size(); ++k) {
+        done.push_back(
+            analyse_size(def, setups[k].layout, all_plans[k], spec.segment_bytes, all[k], before));
+      }
+      nlohmann::json doc = ring_json(spec, world, done);
+      doc["complete"] = false;
+      doc["error"] = cause;
+      doc["context"] = context();
+      doc["phases_s"] = jl.phases_json();
+      doc["setup"] = jl.setup_json();
+      doc["files"] = out.files_json();
+      write_json_file(*out.json(), doc);
+      std::cerr << "dlc-bench ring: " << out.json()->name() << ": the " << all.size()
+                << " size(s) completed before the failure, marked incomplete\n";
+    };
+    write_each({records, partial_json});
+    throw Error(cause);
   }
   jl.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
   jl.align_clocks(t, clock_region, idle);
@@ -170,13 +224,6 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   const ReleaseReport release = jl.release_report();
 
   // Every rank's records after rank 0 printed the results.
-  auto records = [&] {
-    if (!out.records()) return;
-    std::vector<Plan> plans;
-    for (const SizeSetup& s : setups) plans.push_back(s.plan);
-    write_records(*out.records(), spec, me, plans, mine);
-    out.records()->flush();
-  };
   if (me != 0) {
     records();
     return jl.verdict(true);
@@ -218,20 +265,10 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     flows_out.write(compare::flow_map_of(flows, groups, "dlc-bench ring", "iteration"));
   };
   nlohmann::json doc = ring_json(spec, world, results);
+  doc["complete"] = true;
   auto json = [&] {
     if (!out.json()) return;
-    nlohmann::json ctx = make_run_context("dlc-bench ring", argc, argv);
-    add_transport_versions(ctx);
-    ctx["transport"] = t.describe();
-    ctx["transport_selection"] = choice.to_json();
-    ctx["cpu"] = cpu.to_json();  // rank 0's
-    ctx["world_size"] = world;
-    ctx["rank_source"] = o.env.source;
-    ctx["idle"] = to_string(idle);
-    nlohmann::json hosts = nlohmann::json::array();
-    for (const HostIdentity& h : jl.hosts()) hosts.push_back(h.hostname);
-    ctx["hosts"] = hosts;
-    doc["context"] = ctx;
+    doc["context"] = context();
     doc["clock"] = clocks_json(jl.clock_reports());
     doc["release"] = release.to_json();
     doc["phases_s"] = jl.phases_json();

@@ -51,8 +51,11 @@ void collective(const dlcnet::Frame& f, uint8_t param) {
 
 void report(const dlcnet::Frame& f) {
   try {
-    const dlcnet::FailureReport rep = dlcnet::read_report(3, f, "rank 3");
+    const dlcnet::FailureReport rep = dlcnet::read_report(3, f, "rank 3", 16);
     if (rep.rank != 3 || rep.why.size() > 4096 || rep.phase.size() > 4096) __builtin_trap();
+    for (int w : rep.waited_on)
+      if (w < 0 || w >= 16) __builtin_trap();  // a rank of the world
+    if (rep.waited_on.size() > dlcnet::kWaitedMax) __builtin_trap();
     (void)dlcnet::failure_text("rank 3", "failed", rep.phase, rep.why);
   } catch (const dlcnet::Error&) {
   }

@@ -66,8 +66,10 @@ port=$((21000 + RANDOM % 2000))
 check_fails "ranks with different bursts" "rank 1 runs another fan-in" \
   "$B" fanin --rank 0 --world-size 2 --coordinator 127.0.0.1:$port "${ucx[@]}" --burst 4 -q
 wait
-# A worker killed in the middle: every other rank stops within seconds and names it.
-("$B" fanin --spawn --workers 2 "${ucx[@]}" -s 4K --burst 4 -n 99991 -q >"$work/kill" 2>&1
+# A worker killed in the middle: every other rank stops within seconds and names it, and the
+# rounds completed before are in every survivor's records and counted in the JSON.
+("$B" fanin --spawn --workers 2 "${ucx[@]}" -s 4K --burst 4 -n 99991 -q --json "$work/kill.json" \
+  --records "$work/kill-%r.csv" >"$work/kill" 2>&1
  echo "exit $?" >>"$work/kill") &
 sleep 3
 pkill -9 -f -- "-n 99991 .*--rank 2 " || bad "no rank 2 to kill"
@@ -76,4 +78,9 @@ wait
 grep -q "rank 0: error: rank 2 .*is gone" "$work/kill" && grep -q "rank 1: error: rank 2 .*is gone" "$work/kill" &&
   ! grep -q "exit 0" "$work/kill" && ok "a killed worker is named by every other rank ($((SECONDS - t0)) s)" ||
   { bad "a killed worker is named by every other rank"; sed 's/^/  | /' "$work/kill"; }
+json_assert "$work/kill.json" "d['complete'] is False and d['error'].startswith('rank 2 (')" \
+  "0 < d['rounds_completed'] < d['rounds']" \
+  "len({r['opnum'] for r in rows('$work/kill-0.csv')}) == d['rounds_completed']" \
+  "all(int(r['arrival_ns']) > 0 for r in rows('$work/kill-0.csv'))" \
+  "len(rows('$work/kill-1.csv')) > 0 and len(rows('$work/kill-1.csv')) % 4 == 0"
 finish

@@ -1,0 +1,327 @@
+# A peer killed (SIGKILL) or frozen (SIGSTOP: alive, every connection open) in the middle of a
+# run, over UCX on this host: every other rank stops within --timeout (plus the few seconds
+# that agreeing on the cause and closing the endpoints take), names the rank that stopped (not
+# a rank that merely saw its neighbour stop), the job exits non-zero, and the outputs asked for
+# hold everything completed before. A frozen rank can only be told by the waits for it: the
+# ranks follow them to the one that sent nothing (core/tcp_bootstrap_stopped.cpp).
+#   peer_faults.sh BIN bench|fanin|ring|replay
+# (dlc-bench lat killed: bench_peer_dies.sh; a fan-in worker killed: fanin_cli.sh; a replay
+# rank killed: replay_faults.sh.)
+# shellcheck shell=bash source=tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+tool="$1"
+T=5     # --timeout of every run
+slack=8 # rank 0 waits 1 s (2 s) for the others' reports, the others 4 s at most for its verdict;
+        # closing the endpoints to a stopped peer 1 s; exit and this script's polling
+stopped=() # pids stopped here: killed (then resumed) on exit, whatever happened
+cleanup() {
+  local p
+  for p in "${stopped[@]}"; do
+    kill -KILL "$p" 2>/dev/null
+    kill -CONT "$p" 2>/dev/null
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# shellcheck disable=SC2054  # the comma is UCX_TLS's
+ucx=(--transport ucx --ucx-tls tcp,self --timeout "$T")
+
+# wait_rows FILE REGEX N [PID]: waits (30 s at most; while PID runs) until FILE has N lines
+# matching REGEX.
+wait_rows() {
+  for _ in $(seq 300); do
+    [ "$(grep -Ec -- "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+    [ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && break
+    sleep 0.1
+  done
+  bad "no $3 lines /$2/ in $(basename "$1") within 30 s"
+  sed 's/^/  | /' "$1" | tail -5
+  return 1
+}
+
+# rank_pid MARK R: the pid of spawned rank R of the run whose arguments include MARK (a path
+# in $work: unique to this script).
+rank_pid() { pgrep -f -- "$1 .*--rank $2( |$)" | head -1; }
+
+# hit SIG PID: SIGKILL or SIGSTOP the process; a stopped one is remembered for the clean-up.
+hit() {
+  kill "-$1" "$2" || bad "no process $2 to $1"
+  [ "$1" = STOP ] && stopped+=("$2")
+  t0=$SECONDS
+}
+
+# await PID NAME: waits for PID (a run started with &) to end, within --timeout + slack after
+# the hit; its exit code in $rc.
+await() {
+  for _ in $(seq $(((T + slack + 10) * 10))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$1" 2>/dev/null; then
+    bad "$2: still running $((SECONDS - t0)) s after the fault"
+    kill -KILL "$1"
+  fi
+  wait "$1"
+  rc=$?
+  took=$((SECONDS - t0))
+  [ "$rc" -ne 0 ] && ok "$2: exit $rc" || bad "$2: exited 0"
+  [ "$took" -le $((T + slack)) ] && ok "$2: stopped $took s after the fault (--timeout $T)" ||
+    bad "$2: took $took s (--timeout $T)"
+}
+
+# who K: how the other ranks name rank K (rank 0 is the coordinator they connected to).
+who() {
+  if [ "$1" -eq 0 ]; then echo "coordinator 127\.0\.0\.1:[0-9]+ \(rank 0\)"; else
+    echo "rank $1 \(127\.0\.0\.1:[0-9]+\)"
+  fi
+}
+
+# named FILE K VERB RANKS...: every rank of RANKS printed one error naming rank K first.
+named() {
+  local file="$1" k="$2" verb="$3" r
+  shift 3
+  for r in "$@"; do
+    if grep -Eq "rank $r: error: $(who "$k") $verb" "$file"; then
+      ok "rank $r names rank $k ($verb)"
+    else
+      bad "rank $r does not name rank $k ($verb)"
+      grep -E "rank $r: error" "$file" | sed 's/^/  | /'
+    fi
+  done
+}
+
+# ---- dlc-bench lat and bw: a server and a client, each its own process ----
+# bench_run MODE VICTIM: freezes VICTIM (server or client) once the client printed 3 sizes.
+bench_run() {
+  local mode="$1" victim="$2" port srv cli dead survivor
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  local n=100
+  rm -f "$work/sweep.json"
+  # Not under timeout(1): the signals are for dlc-bench itself; await bounds the survivor, and
+  # the clean-up kills the stopped one.
+  "$BIN/dlc-bench" "$mode" -a -n "$n" -p "$port" "${ucx[@]}" >"$work/srv.out" 2>"$work/srv.err" &
+  srv=$!
+  "$BIN/dlc-bench" "$mode" 127.0.0.1 -a -n "$n" -p "$port" "${ucx[@]}" \
+    --json "$work/sweep.json" >"$work/cli.out" 2>"$work/cli.err" &
+  cli=$!
+  wait_rows "$work/cli.out" "^ +[0-9]+ +$n " 3
+  dead=$srv survivor=$cli
+  [ "$victim" = client ] && dead=$cli survivor=$srv
+  hit STOP "$dead"
+  await "$survivor" "$mode, $victim frozen: the $([ "$victim" = client ] && echo server || echo client)"
+  kill -KILL "$dead"
+  wait "$dead" 2>/dev/null
+}
+
+bench() {
+  bench_run lat server
+  grep -Eq "error: $(who 0) stopped responding" "$work/cli.err" &&
+    ok "lat, server frozen: the client names rank 0 and its host" ||
+    { bad "lat, server frozen: the client does not name rank 0"; tail -3 "$work/cli.err"; }
+  local sizes
+  sizes=$(grep -Ec '^ +[0-9]+ +100 ' "$work/cli.out")
+  json_assert "$work/sweep.json" "d['complete'] is False" "'rank 0' in d['error']" \
+    "'stopped responding' in d['error']" \
+    "[r['bytes'] for r in d['results']] == [2**e for e in range(1, $sizes + 1)]" \
+    "all(r['iterations'] == 100 for r in d['results'])"
+
+  bench_run lat client
+  grep -Eq "error: $(who 1) stopped responding" "$work/srv.err" &&
+    ok "lat, client frozen: the server names rank 1 and its host" ||
+    { bad "lat, client frozen: the server does not name rank 1"; tail -3 "$work/srv.err"; }
+
+  bench_run bw server
+  grep -Eq "error: $(who 0) stopped responding" "$work/cli.err" &&
+    ok "bw, server frozen: the client names rank 0 and its host" ||
+    { bad "bw, server frozen: the client does not name rank 0"; tail -3 "$work/cli.err"; }
+  sizes=$(grep -Ec '^ +[0-9]+ +100 ' "$work/cli.out")
+  json_assert "$work/sweep.json" "d['complete'] is False" \
+    "[r['bytes'] for r in d['results']] == [2**e for e in range(1, $sizes + 1)]"
+}
+
+# ---- dlc-bench ring: 4 ranks, a sweep of sizes ----
+# ring_run SIG K: SIG (KILL or STOP) hits rank K once rank 0 printed 2 sizes.
+ring_run() {
+  local sig="$1" k="$2" pid job attempt
+  # A second attempt where the first failed before any size (the UCX connection between two
+  # ranks refused, seen 2 runs in 15 on this loaded host): not what is tested here.
+  for attempt in 1 2; do
+    rm -f "$work"/ring*
+    timeout 90 "$BIN/dlc-bench" ring --spawn --spawn-timeout 80 --ranks 4 "${ucx[@]}" \
+      -b 16K -e 64M -f 2 -n 10 -w 1 --json "$work/ring.json" --records "$work/ring-%r.csv" \
+      >"$work/ring.out" 2>"$work/ring.err" &
+    job=$!
+    for _ in $(seq 300); do
+      [ "$(grep -Ec '^ +[0-9]+ +[0-9]+ +float' "$work/ring.out")" -ge 2 ] && break 2
+      kill -0 "$job" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill "$job" 2>/dev/null
+    wait "$job"
+    echo "attempt $attempt: the run failed before 2 sizes:"
+    grep "error" "$work/ring.err" | sed 's/^/  | /' | head -4
+  done
+  wait_rows "$work/ring.out" "^ +[0-9]+ +[0-9]+ +float" 2
+  pid=$(rank_pid "$work/ring-%r.csv" "$k")
+  hit "$sig" "$pid"
+  await "$job" "ring, rank $k $([ "$sig" = KILL ] && echo killed || echo frozen)"
+}
+
+# ring_outputs K RANKS...: rank 0's JSON (unless K is 0) holds the sizes it printed, marked
+# incomplete and naming rank K; the records of every rank of RANKS hold whole sizes (10
+# iterations x 6 steps x a send and a receive each): those printed, and at most the one after
+# (done everywhere but not gathered yet).
+ring_outputs() {
+  local k="$1"
+  shift
+  grep -Eo '^ +[0-9]+ +[0-9]+ +float' "$work/ring.out" | awk '{print $1}' >"$work/ring.sizes"
+  local rc=0
+  python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1 || rc=$?
+import csv, json, sys
+work, k, ranks = sys.argv[1], int(sys.argv[2]), [int(r) for r in sys.argv[3:]]
+printed = [int(x) for x in open(f"{work}/ring.sizes").read().split()]
+def check(name, cond):
+    print(("ok: " if cond else "FAIL: ") + name)
+check(f"ring: rank 0 printed sizes before the fault ({len(printed)})", len(printed) >= 2)
+def load(path):
+    try:
+        return json.load(open(path))
+    except Exception as e:
+        check(f"JSON: {e}", False)
+if k != 0 and (d := load(f"{work}/ring.json")):
+    check("ring JSON: marked incomplete, naming the rank",
+          d["complete"] is False and d["error"].startswith(f"rank {k} ("))
+    check("ring JSON: every size printed, no other",
+          [x["size_bytes"] for x in d["sizes"]] == printed)
+    check("ring JSON: each size's 10 iterations", all(x["iterations"] == 10 for x in d["sizes"]))
+for r in ranks:
+    rows = list(csv.DictReader(open(f"{work}/ring-{r}.csv")))
+    sizes = sorted({int(x["bytes"]) * 4 for x in rows})
+    check(f"ring records of rank {r}: whole sizes ({len(sizes)}), the printed ones first",
+          len(rows) == len(sizes) * 10 * 6 * 2 and sizes[:len(printed)] == printed and
+          len(sizes) - len(printed) in (0, 1))
+PY
+  count_results "$work/py"
+  [ "$rc" -eq 0 ] || bad "the outputs' checker failed (exit $rc): see above"
+}
+
+ring() {
+  ring_run KILL 2
+  named "$work/ring.err" 2 "is gone" 0 1 3
+  ring_outputs 2 0 1 3
+  ring_run STOP 2
+  named "$work/ring.err" 2 "stopped responding" 0 1 3
+  ring_outputs 2 0 1 3
+  ring_run STOP 0
+  named "$work/ring.err" 0 "stopped responding" 1 2 3
+  ring_outputs 0 1 2 3
+}
+
+# ---- dlc-bench fanin: 3 workers to one server ----
+# fanin_run K: freezes rank K three seconds into the rounds.
+fanin_run() {
+  local k="$1" pid
+  rm -f "$work"/fanin*
+  timeout 90 "$BIN/dlc-bench" fanin --spawn --spawn-timeout 80 --workers 3 "${ucx[@]}" -s 4K \
+    --burst 4 -n 100000 --json "$work/fanin.json" --records "$work/fanin-%r.csv" \
+    >"$work/fanin.out" 2>"$work/fanin.err" &
+  local job=$!
+  # No progress is printed: the rounds run once every rank is up and a few seconds passed.
+  for _ in $(seq 300); do
+    pid=$(rank_pid "$work/fanin-%r.csv" "$k")
+    [ -n "$pid" ] && break
+    sleep 0.1
+  done
+  sleep 4
+  hit STOP "$pid"
+  await "$job" "fanin, rank $k frozen"
+}
+
+# fanin_outputs K RANKS...: the records of every rank of RANKS hold whole rounds (the 4
+# messages of each worker taking part); rank 0's JSON (unless K is 0), marked incomplete and
+# naming rank K, counts the rounds its records hold.
+fanin_outputs() {
+  local k="$1"
+  shift
+  local rc=0
+  python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1 || rc=$?
+import collections, csv, json, sys
+work, k, ranks = sys.argv[1], int(sys.argv[2]), [int(r) for r in sys.argv[3:]]
+def check(name, cond):
+    print(("ok: " if cond else "FAIL: ") + name)
+def load(path):
+    try:
+        return json.load(open(path))
+    except Exception as e:
+        check(f"JSON: {e}", False)
+for r in ranks:
+    rows = list(csv.DictReader(open(f"{work}/fanin-{r}.csv")))
+    per = collections.Counter((x["opnum"], x["src"]) for x in rows)
+    rounds = sorted({int(x["opnum"]) for x in rows})
+    check(f"fanin records of rank {r}: {len(rounds)} whole rounds",
+          len(rounds) > 0 and all(n == 4 for n in per.values()) and
+          all(int(x["arrival_ns" if x["op"] == "recv" else "complete_ns"]) > 0 for x in rows))
+    if r == 0:
+        check("fanin records of rank 0: the rounds from the first on", rounds == list(range(len(rounds))))
+        if k != 0 and (d := load(f"{work}/fanin.json")):
+            check("fanin JSON: marked incomplete, naming the rank, counting the rounds recorded",
+                  d["complete"] is False and d["error"].startswith(f"rank {k} (") and
+                  d["rounds_completed"] == len(rounds) < d["rounds"])
+PY
+  count_results "$work/py"
+  [ "$rc" -eq 0 ] || bad "the outputs' checker failed (exit $rc): see above"
+}
+
+fanin() {
+  fanin_run 2
+  named "$work/fanin.err" 2 "stopped responding" 0 1 3
+  fanin_outputs 2 0 1 3
+  fanin_run 0
+  named "$work/fanin.err" 0 "stopped responding" 1 2 3
+  fanin_outputs 0 1 2 3
+}
+
+# ---- dlc-replay: a captured job of 2 workers and a server (rank 2) ----
+# replay_run K AFTER: rank K stops itself (SIGSTOP) after AFTER completions.
+replay_run() {
+  local k="$1" after="$2" pid
+  rm -rf "$work/rec"
+  mkdir -p "$work/rec"
+  timeout 90 "$BIN/dlc-replay" "$(dirname "$0")/../../examples/lenet5-2w1s" "${ucx[@]}" \
+    --spawn --spawn-timeout 80 --records "$work/rec/rec.csv" --json "$work/rec/replay.json" \
+    --fault-rank "$k" --fault-after "$after" --fault-signal stop \
+    >"$work/replay.out" 2>"$work/replay.err" &
+  local job=$!
+  # The stop comes from inside the rank; the clock starts when the launcher sees it.
+  for _ in $(seq 300); do
+    pid=$(pgrep -f -- "--fault-signal stop .*--rank $k( |$)" | head -1)
+    [ -n "$pid" ] && [ "$(ps -o stat= -p "$pid" | cut -c1)" = T ] && break
+    sleep 0.1
+  done
+  [ -n "$pid" ] && stopped+=("$pid")
+  t0=$SECONDS
+  await "$job" "replay, rank $k frozen"
+}
+
+replay() {
+  local k others
+  for k in 1 2; do
+    replay_run "$k" 40
+    others=(0 1 2)
+    unset "others[$k]"
+    named "$work/replay.err" "$k" "stopped responding" "${others[@]}"
+    python3 - "$work/rec/rec" <<'PY' >"$work/py" 2>&1 && ok "replay, rank $k frozen: records intact" ||
+import csv, re, sys
+total = 0
+for r in range(3):
+    lines = open(f"{sys.argv[1]}.rank{r}.csv").read().splitlines()
+    assert lines[0].startswith("seq,op,bytes"), lines[:1]
+    for row in csv.DictReader(lines):
+        assert len(row) == 12 and all(v is not None and re.fullmatch(r"-?\d+|send|recv|write", v)
+                                      for v in row.values()), row
+        total += 1
+assert total > 0, "no records at all"
+PY
+      { bad "replay, rank $k frozen: records"; sed 's/^/  | /' "$work/py" | tail -5; }
+  done
+}
+
+"$tool"
+finish
