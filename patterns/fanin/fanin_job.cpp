@@ -17,6 +17,7 @@
 #include "core/units.hpp"
 #include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
+#include "launch/job_context.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
@@ -155,15 +156,8 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     w.flush();
   };
   const auto context = [&] {
-    nlohmann::json ctx = make_run_context("dlc-bench fanin", argc, argv);
-    add_transport_versions(ctx);
-    ctx["transport"] = t.describe();
-    ctx["transport_selection"] = choice.to_json();
-    ctx["cpu"] = cpu.to_json();  // rank 0's
-    ctx["world_size"] = world;
-    ctx["rank_source"] = o.env.source;
-    ctx["idle"] = to_string(idle);
-    return ctx;
+    return job_run_context("dlc-bench fanin", argc, argv, t, choice, cpu, world, o.env.source,
+                           idle);
   };
   try {
     if (me == kServer) {

@@ -14,6 +14,7 @@
 #include "core/units.hpp"
 #include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
+#include "launch/job_context.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
@@ -167,14 +168,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
     out.records()->flush();
   };
   const auto context = [&] {
-    nlohmann::json ctx = make_run_context("dlc-bench ring", argc, argv);
-    add_transport_versions(ctx);
-    ctx["transport"] = t.describe();
-    ctx["transport_selection"] = choice.to_json();
-    ctx["cpu"] = cpu.to_json();  // rank 0's
-    ctx["world_size"] = world;
-    ctx["rank_source"] = o.env.source;
-    ctx["idle"] = to_string(idle);
+    nlohmann::json ctx =
+        job_run_context("dlc-bench ring", argc, argv, t, choice, cpu, world, o.env.source, idle);
     nlohmann::json hosts = nlohmann::json::array();
     for (const HostIdentity& h : jl.hosts()) hosts.push_back(h.hostname);
     ctx["hosts"] = hosts;

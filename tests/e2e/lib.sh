@@ -114,3 +114,22 @@ finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
+
+# replay_records_intact PREFIX RANKS: every rank's replay records file (PREFIX.rank<r>.csv, r <
+# RANKS) has the header and only whole, well-formed rows, and together they hold at least one
+# row. Prints the row count; exits non-zero otherwise (with the failed assertion).
+replay_records_intact() {
+  python3 - "$1" "$2" <<'PY'
+import csv, re, sys
+total = 0
+for r in range(int(sys.argv[2])):
+    lines = open(f"{sys.argv[1]}.rank{r}.csv").read().splitlines()
+    assert lines[0].startswith("seq,op,bytes"), lines[:1]
+    for row in csv.DictReader(lines):
+        assert len(row) == 12 and all(v is not None and re.fullmatch(r"-?\d+|send|recv|write", v)
+                                      for v in row.values()), row
+        total += 1
+assert total > 0, "no records at all"
+print(total, "records")
+PY
+}

@@ -307,18 +307,7 @@ replay() {
     others=(0 1 2)
     unset "others[$k]"
     named "$work/replay.err" "$k" "stopped responding" "${others[@]}"
-    python3 - "$work/rec/rec" <<'PY' >"$work/py" 2>&1 && ok "replay, rank $k frozen: records intact" ||
-import csv, re, sys
-total = 0
-for r in range(3):
-    lines = open(f"{sys.argv[1]}.rank{r}.csv").read().splitlines()
-    assert lines[0].startswith("seq,op,bytes"), lines[:1]
-    for row in csv.DictReader(lines):
-        assert len(row) == 12 and all(v is not None and re.fullmatch(r"-?\d+|send|recv|write", v)
-                                      for v in row.values()), row
-        total += 1
-assert total > 0, "no records at all"
-PY
+    replay_records_intact "$work/rec/rec" 3 >"$work/py" 2>&1 && ok "replay, rank $k frozen: records intact" ||
       { bad "replay, rank $k frozen: records"; sed 's/^/  | /' "$work/py" | tail -5; }
   done
 }

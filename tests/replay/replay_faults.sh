@@ -38,19 +38,7 @@ kill_run() {
       sed 's/^/  | /' "$out/stderr" | tail -12
     fi
   done
-  python3 - "$out/rec" <<'PY' && ok "$name: records intact" || bad "$name: records"
-import csv, re, sys
-total = 0
-for r in range(3):
-    lines = open(f"{sys.argv[1]}.rank{r}.csv").read().splitlines()
-    assert lines[0].startswith("seq,op,bytes"), lines[:1]
-    for row in csv.DictReader(lines):
-        assert len(row) == 12 and all(v is not None and re.fullmatch(r"-?\d+|send|recv|write", v)
-                                      for v in row.values()), row
-        total += 1
-assert total > 0, "no records at all"
-print(total, "records")
-PY
+  replay_records_intact "$out/rec" 3 && ok "$name: records intact" || bad "$name: records"
 }
 
 kill_run server 2 60

@@ -1,0 +1,22 @@
+#include "launch/job_context.hpp"
+
+#include "core/run_context.hpp"
+
+namespace dlcnet {
+
+nlohmann::json job_run_context(const std::string& tool, int argc, const char* const* argv,
+                               const Transport& t, const TransportChoice& choice,
+                               const CpuBinding& cpu, int world, const std::string& rank_source,
+                               Idle idle) {
+  nlohmann::json ctx = make_run_context(tool, argc, argv);
+  add_transport_versions(ctx);
+  ctx["transport"] = t.describe();
+  ctx["transport_selection"] = choice.to_json();
+  ctx["cpu"] = cpu.to_json();  // rank 0's
+  ctx["world_size"] = world;
+  ctx["rank_source"] = rank_source;
+  ctx["idle"] = to_string(idle);
+  return ctx;
+}
+
+}  // namespace dlcnet
