@@ -7,6 +7,7 @@
 #include "apps/cli_number.hpp"
 #include "apps/dlc_bench/job_options.hpp"
 #include "apps/flow_options.hpp"
+#include "apps/star_links_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -171,10 +172,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "rank 0 samples this device's root qdisc (backlog, "
                  "drops) through netlink");
   app.add_option("--qdisc-netns", r.qdisc_netns, "the network namespace --qdisc's device is in");
-  app.add_option("--star-links", r.star_links,
-                 "rank 0 reads the root qdisc (netem) of every rank's link h<i> in PREFIX-h<i> of "
-                 "a namespace star (scripts/netns-star.sh) at the job's start and end: drops "
-                 "and packets in the JSON's star_links");
+  dlcnet::cli::add_star_links_option(app, r.star_links);
   app.add_option("--qdisc-hz", r.qdisc_hz, "sampling rate")
       ->check(dlcnet::cli::real(1, 1e6))
       ->capture_default_str();

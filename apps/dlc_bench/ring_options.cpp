@@ -5,6 +5,7 @@
 
 #include "apps/dlc_bench/job_options.hpp"
 #include "apps/flow_options.hpp"
+#include "apps/star_links_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -89,10 +90,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   bench::add_job_options(app, o.job);
   bench::add_transport_options(app, r.transport_kind, r.transport, false);
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
-  app.add_option("--star-links", r.star_links,
-                 "rank 0 reads the root qdisc (netem) of every rank's link h<i> in PREFIX-h<i> of "
-                 "a namespace star (scripts/netns-star.sh) at the job's start and end: drops "
-                 "and packets in the JSON's star_links");
+  dlcnet::cli::add_star_links_option(app, r.star_links);
   dlcnet::cli::add_export_flows_option(app, r.export_flows);
   app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
   app.add_option("--timeout", s.timeout_s, "seconds any wait may last")->capture_default_str();

@@ -8,6 +8,7 @@
 #include "apps/cli_number.hpp"
 #include "apps/cpu_option.hpp"
 #include "apps/flow_options.hpp"
+#include "apps/star_links_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -92,10 +93,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
       ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
-  app.add_option("--star-links", r.star_links,
-                 "rank 0 reads the root qdisc (netem) of every rank's link h<i> in PREFIX-h<i> of "
-                 "a namespace star (scripts/netns-star.sh) at the job's start and end: drops "
-                 "and packets in the JSON's star_links");
+  dlcnet::cli::add_star_links_option(app, r.star_links);
   app.add_option("--records", r.records_path,
                  "per-message CSV, one file per rank (PATH.rank<R>.csv, or %r in PATH)");
   dlcnet::cli::add_fct_options(app, r.fct_path, r.calibration_path);

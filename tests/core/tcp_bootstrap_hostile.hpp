@@ -136,6 +136,18 @@ inline Ending wait_closed(const Socket& s, milliseconds within, Clock::time_poin
 }
 
 // Rank 0's peak resident memory (kB) since the last reset_peak(); 0 where Linux does not say.
+// Rank 0's next collective must fail naming rank 1 (the hostile one) and `why`.
+inline void expect_collective_fails_naming_rank_1(TcpBootstrap& root, const std::string& why) {
+  try {
+    root.allgather(Bytes{1});
+    FAIL() << "the collective went through";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("rank 1 (127.0.0.1:"), std::string::npos) << m;
+    EXPECT_NE(m.find(why), std::string::npos) << m;
+  }
+}
+
 inline bool reset_peak() {
   std::ofstream f("/proc/self/clear_refs");
   f << "5";
