@@ -1,5 +1,6 @@
 #include "patterns/ring/ring_engine.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -96,14 +97,15 @@ void RingEngine::flush_notifies() {
   }
 }
 
+// `peers`: the ranks the wait depends on, named when it runs out of time (core/stall_error.hpp).
 void RingEngine::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
-                      int peer) {
+                      std::vector<int> peers) {
   wire_.wait(
       [&] {
         flush_notifies();
         return done();
       },
-      what, 1, [peer] { return peer >= 0 ? std::vector<int>{peer} : std::vector<int>(); });
+      what, 1, [&peers] { return peers; });
 }
 
 void RingEngine::send_segment(const SizeSetup& cur, size_t i, uint32_t j, RunTimes& times) {
@@ -170,7 +172,7 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
              return std::string(s.phase) + " step " + std::to_string(i) + ", segment " +
                     std::to_string(j) + ": no message from rank " + std::to_string(s.from);
            },
-           s.from);
+           {s.from});
       times.slots[slot].arrival_ns = a[slot];
       if (s.reduce) {
         const Piece x = segment(s.recv, e, j);
@@ -182,8 +184,14 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
     }
     if (next && next_segs > in_segs) send_all(i + 1, in_segs);
   }
+  // Sends that do not complete wait on their receivers: a frozen one is the rank to name.
+  std::vector<int> receivers;
+  for (const Step& st : cur.plan.steps)
+    if (st.to >= 0 && std::find(receivers.begin(), receivers.end(), st.to) == receivers.end())
+      receivers.push_back(st.to);
   wait([&] { return outstanding_ == 0; },
-       [&] { return std::to_string(outstanding_) + " sends of this iteration did not complete"; });
+       [&] { return std::to_string(outstanding_) + " sends of this iteration did not complete"; },
+       std::move(receivers));
   times.end_ns = now_ns();
   cur_ = nullptr;
   ++run_;

@@ -62,9 +62,9 @@ class RingEngine {
   void send_segment(const SizeSetup& cur, size_t step, uint32_t j, RunTimes& times);
   void notify(int peer, uint32_t slot);
   void flush_notifies();
-  // `peer`: the rank waited for (-1: none in particular), named by a stall.
+  // `peers`: the ranks waited for, named by a stall.
   void wait(const std::function<bool()>& done, const std::function<std::string()>& what,
-            int peer = -1);
+            std::vector<int> peers);
   void on_completion(const Completion& c, int64_t now);
   float* buffer(Buf b, unsigned parity) const noexcept;
 
