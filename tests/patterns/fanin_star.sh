@@ -68,7 +68,7 @@ for p in sys.argv[1:]:
     s = json.load(open(p))["summary"]
     q = s.get("qdisc", {})
     print(f"  | {p.split('/')[-1]}: BCT {s['bct_s'] * 1e3:.1f} ms, BCT/limit {s['bct_over_limit']:.3f}, "
-          f"Jain {s['jain']:.3f}, slowdown p50 {s['slowdown']['p50']:.2f}, queue estimate "
+          f"Jain {s['jain']:.3f}, slowdown min {s['slowdown']['min']:.2f} p50 {s['slowdown']['p50']:.2f}, queue estimate "
           f"start/peak {s['queue_estimate_bytes']['start'] / 1024:.0f}/"
           f"{s['queue_estimate_bytes']['peak'] / 1024:.0f} KiB, qdisc "
           f"{q.get('start_bytes', -1024) / 1024:.0f}/{q.get('peak_bytes', -1024) / 1024:.0f} KiB")
