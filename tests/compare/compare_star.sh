@@ -96,11 +96,11 @@ check "queue" "$C" queue "$work/gfan.json" "$work/q.csv" --json "$work/q.json" \
   --csv "$work/qgrid.csv"
 sed 's/^/  | /' "$work/out" | head -20
 # The model's senders send at the calibrated rate and hold nothing back: 4 x 1 MiB into one
-# port of that rate peak at 3 MiB (3/4 of the bytes). The sampled tbf holds less: TCP's send
-# buffers and window still keep part of a burst at the senders, and the sampler sees the queue
-# every 100 us. Measured here (2026-11-24, load average 7 to 13, docs/compare.md "Queue
-# monitors"): sampled peak 2606 and 3100 KiB against predicted 3066 and 3320 KiB (x1.07, x1.18),
-# incast rounds' peaks x1.03 to x1.50 (a round whose sampled queue came in two humps). A factor
+# port of that rate peak at 3 MiB (3/4 of the bytes). The senders' veths are not limited, so the
+# sampled tbf holds up to the whole 4 MiB. Measured here (2026-11-25, docs/compare.md "Queue
+# monitors"): sampled peaks 4072 to 4186 KiB against predicted 3063 to 3067 KiB (x0.73 to
+# x0.75), incast rounds' peaks x0.73 to x1.07. Before the star gave its sockets 8 MiB buffers
+# a loaded CI run sampled 940 KiB (x3.3: the receiver's window held the senders back). A factor
 # 2 either way on the whole run's peak and on the median incast round's peak: twice the worst
 # seen, for a loaded host's calibration (it moves the model's drain rate); the model is a fluid
 # with ideal senders and the check is that it predicts the queue's scale at the right time (a
