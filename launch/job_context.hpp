@@ -1,6 +1,7 @@
 // The report context of an N-rank pattern's JSON (dlc-bench fanin and ring): the run's own
 // context (core/run_context.hpp) with the transport and its selection, rank 0's CPU binding,
-// the world, where the ranks came from and how waiting ranks idle.
+// the world, where the ranks came from and how waiting ranks idle. And the frame of the JSON
+// rank 0 writes when the job failed mid-run (fanin, ring, dlc-replay).
 #pragma once
 
 #include <string>
@@ -10,6 +11,8 @@
 #include "core/idle.hpp"
 #include "core/transport.hpp"
 #include "launch/cpu_binding.hpp"
+#include "launch/job.hpp"
+#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 
 namespace dlcnet {
@@ -18,5 +21,10 @@ nlohmann::json job_run_context(const std::string& tool, int argc, const char* co
                                const Transport& t, const TransportChoice& choice,
                                const CpuBinding& cpu, int world, const std::string& rank_source,
                                Idle idle);
+
+// {"complete": false, "error": cause, "context", "phases_s", "setup", "files"}: the tool adds
+// what it completed before the failure.
+nlohmann::json incomplete_report(const std::string& cause, nlohmann::json context, const Job& jl,
+                                 const RankOutputs& out);
 
 }  // namespace dlcnet

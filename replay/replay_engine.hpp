@@ -57,6 +57,14 @@ struct EngineResult {
   uint64_t records_written = 0;
 };
 
+// How far run() got, also after it threw: records (entries) completed of those planned, and
+// records written to the records file.
+struct EngineProgress {
+  uint64_t done = 0;
+  uint64_t planned = 0;
+  uint64_t records_written = 0;
+};
+
 class Engine {
  public:
   Engine(const RankPlan& plan, Transport& t, Bootstrap& boot, RegionId region, EngineConfig cfg);
@@ -67,6 +75,9 @@ class Engine {
   // failure, a dead rank (Bootstrap::check_peers) or no progress within the timeout; records
   // completed so far are written and flushed before it throws.
   EngineResult run(int64_t start_ns);
+  EngineProgress progress() const noexcept {
+    return {done_, plan_.entries.size(), res_.records_written};
+  }
 
  private:
   void loop();

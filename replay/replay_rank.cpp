@@ -15,9 +15,11 @@
 #include "core/error.hpp"
 #include "core/progress_line.hpp"
 #include "core/run_context.hpp"
+#include "core/stall_error.hpp"
 #include "core/wire.hpp"
 #include "fabric/star_links.hpp"
 #include "launch/job.hpp"
+#include "launch/job_context.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
@@ -117,9 +119,43 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   ec.records = out.records();
   ec.rank_name = name;
   ec.show_progress = o.env.rank == 0 && ProgressLine::wanted(stderr);
+  auto context = [&] {
+    nlohmann::json ctx = make_run_context("dlc-replay", argc, argv);
+    add_transport_versions(ctx);
+    ctx["transport"] = t.describe();
+    ctx["transport_selection"] = choice.to_json();
+    ctx["cpu"] = cpu.to_json();  // rank 0's
+    ctx["coordinator"] = o.env.coordinator_host + ":" + std::to_string(jl.port());
+    ctx["idle"] = to_string(idle);
+    ctx["send_depth"] = topts.send_depth;
+    ctx["recv_ahead"] = o.recv_ahead;
+    return ctx;
+  };
   Engine engine(plan, t, jl.bootstrap(), region, ec);
   engine.prepare();
-  const EngineResult result = engine.run(jl.release(o.release, idle));
+  EngineResult result;
+  try {
+    result = engine.run(jl.release(o.release, idle));
+  } catch (const std::exception& e) {
+    // A rank stopped or failed mid-replay: every rank's records already hold what it completed
+    // (the engine flushes them before it throws); rank 0's JSON says how far rank 0 got,
+    // marked incomplete (the other ranks' times never reach it).
+    const std::string cause = jl.settle_failure(e.what(), stalled_on(e));
+    if (o.env.rank == 0 && out.json()) {
+      write_each({[&] {
+        const EngineProgress p = engine.progress();
+        nlohmann::json doc = incomplete_report(cause, context(), jl, out);
+        doc["job"] = {{"inputs", o.inputs}};
+        doc["rank0"] = {{"records_done", p.done},
+                        {"records_planned", p.planned},
+                        {"records_written", p.records_written}};
+        write_json_file(*out.json(), doc);
+        std::cerr << "dlc-replay: " << out.json()->name() << ": rank 0's " << p.done << " of "
+                  << p.planned << " records completed before the failure, marked incomplete\n";
+      }});
+    }
+    throw Error(cause);
+  }
   jl.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
   jl.align_clocks(t, region, idle);
   const std::vector<ClockModel> clocks = jl.clock_models();
@@ -160,16 +196,8 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
         compare::flow_map_of(rep.flows, groups, "dlc-replay", groups.empty() ? "" : "iteration");
     auto json = [&] {
       nlohmann::json doc = report_json(rep, job, map);
-      nlohmann::json ctx = make_run_context("dlc-replay", argc, argv);
-      add_transport_versions(ctx);
-      ctx["transport"] = t.describe();
-      ctx["transport_selection"] = choice.to_json();
-      ctx["cpu"] = cpu.to_json();  // rank 0's
-      ctx["coordinator"] = o.env.coordinator_host + ":" + std::to_string(jl.port());
-      ctx["idle"] = to_string(idle);
-      ctx["send_depth"] = topts.send_depth;
-      ctx["recv_ahead"] = o.recv_ahead;
-      doc["context"] = ctx;
+      doc["complete"] = true;
+      doc["context"] = context();
       doc["phases_s"] = jl.phases_json();
       doc["setup"] = jl.setup_json();
       doc["release"] = release.to_json();

@@ -174,14 +174,9 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
     const std::string cause = jl.settle_failure(e.what(), stalled_on(e));
     write_each({write_records, [&] {
                   if (me != kServer || !out.json()) return;
-                  nlohmann::json doc = {{"complete", false},
-                                        {"error", cause},
-                                        {"rounds", rounds.size()},
-                                        {"rounds_completed", server.rounds.size()}};
-                  doc["context"] = context();
-                  doc["phases_s"] = jl.phases_json();
-                  doc["setup"] = jl.setup_json();
-                  doc["files"] = out.files_json();
+                  nlohmann::json doc = incomplete_report(cause, context(), jl, out);
+                  doc["rounds"] = rounds.size();
+                  doc["rounds_completed"] = server.rounds.size();
                   write_json_file(*out.json(), doc);
                 }});
     throw Error(cause);

@@ -200,12 +200,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
             analyse_size(def, setups[k].layout, all_plans[k], spec.segment_bytes, all[k], before));
       }
       nlohmann::json doc = ring_json(spec, world, done);
-      doc["complete"] = false;
-      doc["error"] = cause;
-      doc["context"] = context();
-      doc["phases_s"] = jl.phases_json();
-      doc["setup"] = jl.setup_json();
-      doc["files"] = out.files_json();
+      doc.update(incomplete_report(cause, context(), jl, out));
       write_json_file(*out.json(), doc);
       std::cerr << "dlc-bench ring: " << out.json()->name() << ": the " << all.size()
                 << " size(s) completed before the failure, marked incomplete\n";

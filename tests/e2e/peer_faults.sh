@@ -309,6 +309,12 @@ replay() {
     named "$work/replay.err" "$k" "stopped responding" "${others[@]}"
     replay_records_intact "$work/rec/rec" 3 >"$work/py" 2>&1 && ok "replay, rank $k frozen: records intact" ||
       { bad "replay, rank $k frozen: records"; sed 's/^/  | /' "$work/py" | tail -5; }
+    # Rank 0's JSON: incomplete, the cause, and how far rank 0 got, as its records file says.
+    json_assert "$work/rec/replay.json" "d['complete'] is False" \
+      "'rank $k' in d['error'] and 'stopped responding' in d['error']" \
+      "0 < d['rank0']['records_done'] < d['rank0']['records_planned']" \
+      "d['rank0']['records_written'] == len(open('$work/rec/rec.rank0.csv').readlines()) - 1" \
+      "d['files']['records'][0].endswith('rec.rank0.csv')"
   done
 }
 

@@ -1,5 +1,6 @@
 # A rank killed in the middle of a replay: the others exit non-zero within their timeout,
-# naming it, and every rank's records written so far are intact and parseable.
+# naming it, every rank's records written so far are intact and parseable, and rank 0's JSON
+# says the run is incomplete, why, and how far rank 0 got.
 # $1: ucx (host) or verbs (needs an RDMA device: exit 77).
 source "$(dirname "$0")/../e2e/lib.sh"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -19,7 +20,7 @@ kill_run() {
   mkdir -p "$out"
   local t0=$SECONDS
   timeout 300 "$B" "$job" "${T[@]}" --spawn --timeout 15 --records "$out/rec.csv" \
-    --fault-rank "$victim" --fault-after "$after" "$@" >"$out/stdout" 2>"$out/stderr"
+    --json "$out/replay.json" --fault-rank "$victim" --fault-after "$after" "$@" >"$out/stdout" 2>"$out/stderr"
   local rc=$?
   local took=$((SECONDS - t0))
   if [ $rc -eq 0 ]; then bad "$name: exited 0"; return; fi
@@ -39,6 +40,9 @@ kill_run() {
     fi
   done
   replay_records_intact "$out/rec" 3 && ok "$name: records intact" || bad "$name: records"
+  json_assert "$out/replay.json" "d['complete'] is False" \
+    "'rank $victim' in d['error'] and 'is gone' in d['error']" \
+    "d['rank0']['records_written'] == len(open('$out/rec.rank0.csv').readlines()) - 1"
 }
 
 kill_run server 2 60
