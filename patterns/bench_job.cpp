@@ -114,12 +114,11 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   if (o.server.empty()) jc.bind_host = o.loopback ? "127.0.0.1" : "0.0.0.0";
   jc.port = port;
   jc.timeout = std::chrono::seconds(o.spec.timeout_s);
-  // The responder of a one-sided test waits in a barrier while the initiator runs a whole size;
-  // in a two-sided one both ends run it, and a barrier longer than --timeout (and -D) means
-  // the peer stopped (a frozen peer is found only by such a wait).
+  // Both ends run every size (the responder of a one-sided test kept waiting by the initiator's
+  // heartbeats), so a barrier longer than --timeout (and -D) means the peer stopped (a frozen
+  // peer is found only by such a wait).
   const int size_s = static_cast<int>(o.spec.duration_s);
-  jc.op_timeout =
-      std::chrono::seconds(o.spec.timeout_s + size_s + (o.spec.op == Op::send ? 0 : 600));
+  jc.op_timeout = std::chrono::seconds(o.spec.timeout_s + size_s);
   if (o.wire_version) jc.wire_version = o.wire_version;
   Job job(jc);
   if (on_listening) on_listening(job.port());

@@ -1,6 +1,6 @@
 // RDMA read latency, as ib_read_lat: the initiator reads the responder's buffer and waits for
-// each read to complete; the responder only progresses its transport until the end of run. Latency
-// is the whole round trip.
+// each read to complete; the responder only progresses its transport until the end of run, kept
+// waiting by the initiator's heartbeats (PeerSession::beat). Latency is the whole round trip.
 #include "core/clock.hpp"
 #include "patterns/pattern.hpp"
 
@@ -18,6 +18,7 @@ class ReadLatency final : public Pattern {
     }
     int64_t t0 = now_ns();  // one clock read per iteration, as in the ping-pong
     for (uint64_t i = 0; !plan.done(i, t0); ++i) {
+      s.beat(t0);
       s.post("read", [&] {
         return s.transport().post_read(s.peer(), s.region(), s.in_offset(), size, s.out_offset(), i,
                                        true);

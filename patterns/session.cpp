@@ -1,5 +1,6 @@
 #include "patterns/session.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -15,6 +16,8 @@ constexpr size_t kPage = 4096;
 // How many empty polls between two looks at the clock: keeps now_ns() off the hot path.
 constexpr uint32_t kPollsPerClockCheck = 4096;
 constexpr uint64_t kDoneWrId = ~0ull;
+constexpr uint64_t kBeatWrId = ~0ull - 1;
+constexpr uint64_t kBeatBytes = 1;  // the end of run is 0 bytes
 // A passive wait sleeps in naps of kNap once it has polled kSpinsBeforeNap times in vain.
 constexpr uint32_t kSpinsBeforeNap = 1024;
 constexpr timespec kNap{0, 100'000};
@@ -70,11 +73,11 @@ Completion PeerSession::wait_completion(const char* waiting_for, bool passive) {
   std::array<Completion, 1> c;
   for (uint32_t spins = 1; spins < kPollsPerClockCheck; ++spins) {
     const int n = t_.poll(c);
-    if (n == 1 && c[0].ok) [[likely]]
+    if (n == 1 && c[0].ok && !is_beat(c[0])) [[likely]]
       return c[0];
     if (n != 0) [[unlikely]] {
       if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
-      failed_completion(c[0], waiting_for);
+      if (!c[0].ok) failed_completion(c[0], waiting_for);
     }
   }
   return wait_completion_slowly(waiting_for, passive);
@@ -90,7 +93,7 @@ Completion PeerSession::wait_completion_slowly(const char* waiting_for, bool pas
     if (n < 0) fail(std::string("while waiting for ") + waiting_for + ": " + t_.last_error());
     if (n == 1) {
       if (!c[0].ok) failed_completion(c[0], waiting_for);
-      return c[0];
+      if (!is_beat(c[0])) return c[0];
     }
     if (nap ? spins >= kSpinsBeforeNap : spins % kPollsPerClockCheck == 0) {
       const int64_t now = now_ns();
@@ -173,12 +176,27 @@ void PeerSession::signal_done() {
 
 void PeerSession::serve_until_done() {
   for (;;) {
-    top_up_receives(1);
-    Completion c = wait_completion("the initiator's end of run", true);
+    top_up_receives(2);  // the end of run, and a heartbeat on its way
+    Completion c = wait_completion("the initiator's end of run or heartbeat", true);
     if (c.op != Op::recv) continue;
     on_receive_consumed();
     if (c.bytes == 0) return;
   }
+}
+
+bool PeerSession::is_beat(const Completion& c) noexcept {
+  return c.wr_id == kBeatWrId && c.op == Op::send;
+}
+
+void PeerSession::beat(int64_t now) noexcept {
+  if (now < next_beat_ns_) [[likely]]
+    return;
+  const int64_t interval = std::min<int64_t>(1'000'000'000, spec_.timeout_s * 250'000'000LL);
+  // The first call only starts the clock: the responder's receive may not be posted yet.
+  if (next_beat_ns_ != 0 &&
+      t_.post_send(peer_, region_, out_offset(), kBeatBytes, kBeatWrId, true) != Status::ok)
+    return;  // busy (tried again at the next call) or failed (the run's own posts say so)
+  next_beat_ns_ = now + interval;
 }
 
 void PeerSession::drain() {

@@ -70,6 +70,14 @@ class PeerSession {
   // progressing until it arrives (UCX RMA over tcp/shm lanes needs the target to progress).
   void signal_done();
   void serve_until_done();
+  // One-sided runs (write, read): the responder has no completion of its own while the
+  // initiator runs, so the initiator sends it a 1-byte heartbeat every beat interval (a quarter
+  // of the timeout, at most 1 s) and each restarts the responder's wait: a frozen initiator is
+  // found within the timeout however long the run. Call with the time, often; it posts only
+  // when one is due and the send queue has room (it never waits). Its completions are not
+  // returned by wait_completion(); a loop polling itself skips them (is_beat()).
+  void beat(int64_t now) noexcept;
+  static bool is_beat(const Completion& c) noexcept;
   // Harvests completions already queued without waiting; a failed one throws.
   void drain();
   [[noreturn]] void fail(const std::string& what) const;
@@ -99,6 +107,7 @@ class PeerSession {
   RegionId region_ = 0;
   uint32_t posted_recvs_ = 0;
   int64_t next_peer_check_ns_ = 0;
+  int64_t next_beat_ns_ = 0;
   std::vector<Completion> kept_;  // receive completions harvested while a post waited
 };
 

@@ -7,7 +7,8 @@
 // back when UCX completes it locally, as ucx_perftest -O counts its outstanding requests, and
 // a signaled one's when it is complete at the target.
 // The responder keeps receives posted (send) or just progresses (write, read) until the
-// initiator's zero-length end-of-run message.
+// initiator's zero-length end-of-run message; in a one-sided run the initiator's heartbeats
+// (PeerSession::beat) keep the responder's wait from running out while the run lasts.
 #include <array>
 
 #include "core/clock.hpp"
@@ -31,6 +32,7 @@ class StreamBandwidth final : public Pattern {
     Transport& t = s.transport();
     const uint32_t depth = std::max<uint32_t>(1, s.spec().tx_depth);
     const uint32_t signal_every = std::max<uint32_t>(1, std::min<uint32_t>(64, depth / 2));
+    const bool one_sided = op != Op::send;
     Measurement local;
     Measurement& m = out ? *out : local;
     uint64_t posted = 0, retired = 0;
@@ -41,6 +43,7 @@ class StreamBandwidth final : public Pattern {
     while (!last_posted || retired < posted) {
       while (!last_posted) {
         const int64_t now = now_ns();
+        if (one_sided) s.beat(now);
         plan.tick(posted, now);
         // In duration mode the run ends at the deadline; the message posted then is the last.
         const bool last = plan.until_ns ? now >= plan.until_ns : posted + 1 == plan.count;
@@ -62,11 +65,16 @@ class StreamBandwidth final : public Pattern {
         for (int k = 0; k < n; ++k) {
           const Completion& c = comps[k];
           if (!c.ok) s.failed_completion(c);
+          if (PeerSession::is_beat(c)) continue;
           for (; retired <= c.wr_id; ++retired) m.complete_ns[retired] = now;
         }
-      } else if (now_ns() - last_progress > limit) {
-        s.fail("no completion for " + std::to_string(s.spec().timeout_s) +
-               " s in a bandwidth run (peer gone?)");
+      } else {
+        const int64_t now = now_ns();
+        if (one_sided) s.beat(now);  // also while the last ones drain
+        if (now - last_progress > limit) {
+          s.fail("no completion for " + std::to_string(s.spec().timeout_s) +
+                 " s in a bandwidth run (peer gone?)");
+        }
       }
     }
     s.signal_done();

@@ -34,6 +34,15 @@ for op in send write read; do
       "[int(r['seq']) for r in rows('$csv')] == list(range($N))"
   done
 done
+# One-sided runs longer than --timeout: the responder sees none of the initiator's operations,
+# only its heartbeats (PeerSession::beat); without them its wait ran out after --timeout and it
+# blamed a healthy initiator.
+for run in "bw write" "bw read" "lat read"; do
+  read -r kind op <<<"$run"
+  check "$kind $op: -D 3 with --timeout 1" "$B" "$kind" --op "$op" -s 4K -D 3 --loopback \
+    --timeout 1 --json "$work/long.json" "${T[@]}"
+  json_assert "$work/long.json" "d['complete'] is True and d['results'][0]['iterations'] > 0"
+done
 if [ "$mode" = verbs ]; then
   j="$work/ctx.json"
   check "verbs context" "$B" lat -s 64 -n 50 --loopback --json "$j" "${T[@]}"

@@ -88,24 +88,29 @@ named() {
 }
 
 # ---- dlc-bench lat and bw: a server and a client, each its own process ----
-# bench_run MODE VICTIM: freezes VICTIM (server or client) once the client printed 3 sizes.
+# bench_run MODE VICTIM [SIG [ARGS...]]: SIG (default STOP) hits VICTIM (server or client) once
+# the client printed 3 sizes; ARGS go to both ends.
 bench_run() {
-  local mode="$1" victim="$2" port srv cli dead survivor
+  local mode="$1" victim="$2" sig="${3:-STOP}" port srv cli dead survivor
+  shift $(($# < 3 ? $# : 3))
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   local n=100
   rm -f "$work/sweep.json"
   # Not under timeout(1): the signals are for dlc-bench itself; await bounds the survivor, and
   # the clean-up kills the stopped one.
-  "$BIN/dlc-bench" "$mode" -a -n "$n" -p "$port" "${ucx[@]}" >"$work/srv.out" 2>"$work/srv.err" &
+  "$BIN/dlc-bench" "$mode" -a -n "$n" -p "$port" "${ucx[@]}" "$@" >"$work/srv.out" \
+    2>"$work/srv.err" &
   srv=$!
-  "$BIN/dlc-bench" "$mode" 127.0.0.1 -a -n "$n" -p "$port" "${ucx[@]}" \
+  "$BIN/dlc-bench" "$mode" 127.0.0.1 -a -n "$n" -p "$port" "${ucx[@]}" "$@" \
     --json "$work/sweep.json" >"$work/cli.out" 2>"$work/cli.err" &
   cli=$!
   wait_rows "$work/cli.out" "^ +[0-9]+ +$n " 3
   dead=$srv survivor=$cli
   [ "$victim" = client ] && dead=$cli survivor=$srv
-  hit STOP "$dead"
-  await "$survivor" "$mode, $victim frozen: the $([ "$victim" = client ] && echo server || echo client)"
+  hit "$sig" "$dead"
+  local how=frozen
+  [ "$sig" = KILL ] && how=killed
+  await "$survivor" "$mode${*:+ $*}, $victim $how: the $([ "$victim" = client ] && echo server || echo client)"
   kill -KILL "$dead"
   wait "$dead" 2>/dev/null
 }
@@ -133,6 +138,22 @@ bench() {
     { bad "bw, server frozen: the client does not name rank 0"; tail -3 "$work/cli.err"; }
   sizes=$(grep -Ec '^ +[0-9]+ +100 ' "$work/cli.out")
   json_assert "$work/sweep.json" "d['complete'] is False" \
+    "[r['bytes'] for r in d['results']] == [2**e for e in range(1, $sizes + 1)]"
+
+  # One-sided: the server sees none of the client's writes, only its heartbeats, so a frozen
+  # client is found by the server within --timeout, however long a size runs.
+  bench_run bw client STOP --op write
+  grep -Eq "error: $(who 1) stopped responding" "$work/srv.err" &&
+    ok "bw write, client frozen: the server names rank 1" ||
+    { bad "bw write, client frozen: the server does not name rank 1"; tail -3 "$work/srv.err"; }
+
+  # Killed: its connections close, and the survivor names it at once.
+  bench_run bw server KILL
+  grep -Eq "error: $(who 0) (is gone|stopped responding)" "$work/cli.err" &&
+    ok "bw, server killed: the client names rank 0" ||
+    { bad "bw, server killed: the client does not name rank 0"; tail -3 "$work/cli.err"; }
+  sizes=$(grep -Ec '^ +[0-9]+ +100 ' "$work/cli.out")
+  json_assert "$work/sweep.json" "d['complete'] is False" "'rank 0' in d['error']" \
     "[r['bytes'] for r in d['results']] == [2**e for e in range(1, $sizes + 1)]"
 }
 
