@@ -6,8 +6,9 @@
 //
 // Cost per solve: O(V + R x L) for V variables on L links fixed in R rounds (R <= L), every
 // buffer reused from the previous solve. The model solves at every event (about one per
-// message), so this is its hot loop: plain pointers, a count of the links waiting to close so
-// that most of a round's scan is a branch-free search for the minimum (bench/README.md).
+// message), so this is its hot loop: plain pointers, each link's users as a list built in one
+// pass, and a link whose last user is fixed leaves the open list at once, so that a round's
+// scan is a branch-free search for the minimum over the links still shared (bench/README.md).
 #pragma once
 
 #include <cstdint>
@@ -32,8 +33,8 @@ class MaxMin {
 
  private:
   std::vector<double> remaining_, weight_, share_;
-  std::vector<uint32_t> first_, cursor_, users_, open_;
-  std::vector<uint8_t> fixed_, done_;
+  std::vector<uint32_t> head_, next_, open_, at_;
+  std::vector<uint8_t> done_;
 };
 
 }  // namespace dlcnet::model

@@ -89,5 +89,30 @@ TEST(ModelMaxMin, MatchesTheReferenceOnRandomStars) {
   }
 }
 
+TEST(ModelMaxMin, MatchesTheReferenceWithTiesAndClosingLinks) {
+  // Capacities from two values and unit weights: many links share the smallest share at once,
+  // and many close in the middle of a round when their last user is fixed on its other link
+  // (the solver drops them from its list there and then). Variables on no link get +infinity.
+  std::mt19937_64 rng(16);
+  for (int round = 0; round < 300; ++round) {
+    const uint32_t hosts = 2 + static_cast<uint32_t>(rng() % 8);
+    std::vector<double> cap(2 * hosts);
+    for (double& c : cap) c = rng() % 2 ? 100 : 50;
+    std::vector<MaxMinVar> vars(1 + rng() % 30);
+    for (MaxMinVar& v : vars) {
+      v.link_a = rng() % 16 == 0 ? kNoLink : static_cast<uint32_t>(rng() % hosts);
+      v.link_b = rng() % 6 == 0 ? kNoLink : hosts + static_cast<uint32_t>(rng() % hosts);
+    }
+    const std::vector<double> want = reference(cap, vars), got = fast(cap, vars);
+    for (size_t i = 0; i < vars.size(); ++i) {
+      if (vars[i].link_a == kNoLink && vars[i].link_b == kNoLink) {
+        EXPECT_EQ(got[i], std::numeric_limits<double>::infinity());
+        continue;
+      }
+      ASSERT_NEAR(got[i], want[i], 1e-12 * want[i]) << "round " << round << " variable " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dlcnet::model
