@@ -23,18 +23,18 @@ struct PairFlows {
   double rate = 0;                                // bytes per second per flow, from the last solve
   uint32_t active_at = 0;                         // position in the list of active pairs
   bool fifo = false;                              // one connection: flows in joining order
+  double flows_weight = 0;                        // weight(), kept up to date by add and pop
   double tail = 0;                                // fifo: served at the last flow's end
   std::vector<std::pair<double, uint32_t>> heap;  // (served at completion, message), min first
 
   size_t count() const noexcept { return heap.size(); }
   // The pair's weight in the max-min solve: its flows, or 1 for a connection.
-  double weight() const noexcept {
-    return fifo ? (heap.empty() ? 0.0 : 1.0) : static_cast<double>(heap.size());
-  }
+  double weight() const noexcept { return flows_weight; }
   void add(uint32_t message, double wire_bytes) {
     tail = (fifo ? std::max(served, tail) : served) + wire_bytes;
     heap.emplace_back(tail, message);
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
+    reweigh();
   }
   // Seconds until the next completion at the current rate.
   double next_done() const noexcept {
@@ -51,7 +51,13 @@ struct PairFlows {
     std::pop_heap(heap.begin(), heap.end(), std::greater<>());
     heap.pop_back();
     if (heap.empty()) served = tail = 0;
+    reweigh();
     return true;
+  }
+
+ private:
+  void reweigh() noexcept {
+    flows_weight = fifo ? (heap.empty() ? 0.0 : 1.0) : static_cast<double>(heap.size());
   }
 };
 

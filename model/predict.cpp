@@ -32,7 +32,7 @@ constexpr int kMaxIdleSteps = 1000;
 class Run {
  public:
   Run(const Network& n, const Calibration& c, std::span<const Message> m)
-      : net_(n), cal_(c), msgs_(m), hosts_(n.hosts()) {
+      : net_(n), cal_(c), msgs_(m), hosts_(n.hosts()), port_host_(n.port ? n.port->host : kNoLink) {
     validate(n);
     capacity_.insert(capacity_.end(), n.up_Bps.begin(), n.up_Bps.end());
     capacity_.insert(capacity_.end(), n.down_Bps.begin(), n.down_Bps.end());
@@ -57,7 +57,7 @@ class Run {
   uint32_t up(uint32_t h) const noexcept { return h; }
   uint32_t down(uint32_t h) const noexcept { return hosts_ + h; }
   uint32_t port_link() const noexcept { return 2 * hosts_; }
-  bool to_port(uint32_t dst) const noexcept { return net_.port && net_.port->host == dst; }
+  bool to_port(uint32_t dst) const noexcept { return dst == port_host_; }
 
   void index_dependencies() {
     const size_t n = msgs_.size();
@@ -117,9 +117,7 @@ class Run {
     if (queue_) t = std::min(t, now_ + queue_->next_change());
     if (t == kInf) return false;
     const size_t progress = completed_ + joined_;
-    advance(t);
-    if (queue_) queue_->settle(slack_s());
-    complete_done();
+    advance_and_complete(t);
     start_arrivals();
     solve();
     ++out_.events;
@@ -134,19 +132,19 @@ class Run {
 
   double slack_s() const noexcept { return kTimeTolerance * (1 + std::abs(now_)); }
 
-  void advance(double t) {
-    const double dt = t - now_;
-    if (dt > 0) {
-      for (uint32_t p : active_) pairs_[p].served += pairs_[p].rate * dt;
-      if (queue_) queue_->advance(dt);
-    }
+  // Moves time to t (every active pair's flows served at its rate, the port's queue at its
+  // input) and completes the flows done by then: one pass over the active pairs.
+  void advance_and_complete(double t) {
+    const double dt = std::max(0.0, t - now_);
     now_ = std::max(now_, t);
-  }
-
-  void complete_done() {
+    if (queue_) {
+      if (dt > 0) queue_->advance(dt);
+      queue_->settle(slack_s());  // before completions: a message's wait at the port
+    }
     const double slack = slack_s();  // now_ stays put while flows complete
     for (size_t k = 0; k < active_.size();) {
       PairFlows& p = pairs_[active_[k]];
+      p.served += p.rate * dt;
       uint32_t m;
       while (p.pop_done(kDoneTolerance, slack, m)) complete(m);
       if (p.count() == 0) {
@@ -219,26 +217,28 @@ class Run {
     if (queue_ && queue_->full() && in > queue_->rate() * (1 + kRateTolerance))
       in = solve_with(true);
     if (queue_) queue_->set_input(now_, in);
-    next_done_ = kInf;
-    for (uint32_t p : active_) next_done_ = std::min(next_done_, pairs_[p].next_done());
   }
 
   double solve_with(bool port_limits) {
     ++out_.solves;
     out_.solved_pairs += active_.size();
-    vars_.clear();
-    for (uint32_t p : active_) {
-      const PairFlows& f = pairs_[p];
+    const size_t count = active_.size();
+    vars_.resize(count);
+    rates_.resize(count);
+    for (size_t k = 0; k < count; ++k) {
+      const PairFlows& f = pairs_[active_[k]];
       const uint32_t b = to_port(f.dst) ? (port_limits ? port_link() : kNoLink) : down(f.dst);
-      vars_.push_back({f.weight(), up(f.src), b});
+      vars_[k] = {f.weight(), up(f.src), b};
     }
-    rates_.resize(vars_.size());
     maxmin_.solve(capacity_, vars_, rates_);
+    // The rates, the port's input and the next completion at these rates, in one pass.
     double in = 0;
-    for (size_t k = 0; k < active_.size(); ++k) {
+    next_done_ = kInf;
+    for (size_t k = 0; k < count; ++k) {
       PairFlows& f = pairs_[active_[k]];
       f.rate = rates_[k];
       if (to_port(f.dst)) in += rates_[k] * f.weight();
+      next_done_ = std::min(next_done_, f.next_done());
     }
     return in;
   }
@@ -279,6 +279,7 @@ class Run {
   const Calibration& cal_;
   std::span<const Message> msgs_;
   uint32_t hosts_;
+  uint32_t port_host_;  // the host behind the bottleneck port, or kNoLink
   std::vector<double> capacity_, link_bytes_;
   std::optional<FluidQueue> queue_;
   Prediction out_;
