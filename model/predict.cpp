@@ -62,7 +62,6 @@ class Run {
   void index_dependencies() {
     const size_t n = msgs_.size();
     waiting_.assign(n, 0);
-    latest_.assign(n, -kInf);
     first_dependent_.assign(n + 1, 0);
     for (size_t i = 0; i < n; ++i) {
       const Message& m = msgs_[i];
@@ -82,12 +81,16 @@ class Run {
         ++first_dependent_[a + 1];
       }
       waiting_[i] = static_cast<uint32_t>(m.after.size());
+      if (!m.after.empty()) out_.messages[i].start_s = -kInf;  // the latest arrival so far
     }
     for (size_t i = 0; i < n; ++i) first_dependent_[i + 1] += first_dependent_[i];
     dependents_.resize(first_dependent_[n]);
-    std::vector<uint32_t> fill(first_dependent_.begin(), first_dependent_.end() - 1);
+    // Each row filled through its start, which ends at the next row's start; then shifted back.
+    // No copy of the starts: at a million messages, memory touched costs as much as work.
     for (uint32_t i = 0; i < n; ++i)
-      for (uint32_t a : msgs_[i].after) dependents_[fill[a]++] = i;
+      for (uint32_t a : msgs_[i].after) dependents_[first_dependent_[a]++] = i;
+    for (size_t i = n; i > 0; --i) first_dependent_[i] = first_dependent_[i - 1];
+    first_dependent_[0] = 0;
     for (uint32_t i = 0; i < n; ++i) {
       if (msgs_[i].after.empty()) {
         post(i, msgs_[i].start_s);
@@ -167,9 +170,10 @@ class Run {
     ++completed_;
     for (uint32_t k = first_dependent_[i]; k < first_dependent_[i + 1]; ++k) {
       const uint32_t d = dependents_[k];
-      latest_[d] = std::max(latest_[d], t.finish_s);
+      double& latest = out_.messages[d].start_s;  // until it is posted
+      latest = std::max(latest, t.finish_s);
       if (--waiting_[d] == 0) {
-        post(d, latest_[d] + msgs_[d].think_s);
+        post(d, latest + msgs_[d].think_s);
         released_.emplace(out_.messages[d].wire_s, d);
       }
     }
@@ -283,10 +287,9 @@ class Run {
   std::vector<double> capacity_, link_bytes_;
   std::optional<FluidQueue> queue_;
   Prediction out_;
-  // Dependencies: how many each message still waits for, the latest arrival among those that
-  // came, and who waits for whom (compressed rows).
+  // Dependencies: how many each message still waits for (the latest arrival among those that
+  // came is its start time until it is posted), and who waits for whom (compressed rows).
   std::vector<uint32_t> waiting_, first_dependent_, dependents_;
-  std::vector<double> latest_;
   // Arrivals: messages with a start time in order of wire time, then those released by their
   // dependencies (a min-heap).
   std::vector<uint32_t> timed_;
