@@ -13,6 +13,7 @@
 #include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/units.hpp"
 #include "launch/job.hpp"
 #include "launch/rank_cpu.hpp"
@@ -116,10 +117,11 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   jc.timeout = std::chrono::seconds(o.spec.timeout_s);
   // The responder of a one-sided test waits in a barrier while the initiator runs a whole size;
   // in a two-sided one both ends run it, and a barrier longer than --timeout (and -D) means
-  // the peer stopped (a frozen peer is found only by such a wait).
+  // the peer stopped (a frozen peer is found only by such a wait). Its wait limit, as every
+  // other wait's (core/stop_budget.hpp).
   const int size_s = static_cast<int>(o.spec.duration_s);
-  jc.op_timeout =
-      std::chrono::seconds(o.spec.timeout_s + size_s + (o.spec.op == Op::send ? 0 : 600));
+  jc.op_timeout = stop_budget(o.spec.timeout_s).wait +
+                  std::chrono::seconds(size_s + (o.spec.op == Op::send ? 0 : 600));
   if (o.wire_version) jc.wire_version = o.wire_version;
   Job job(jc);
   if (on_listening) on_listening(job.port());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -28,6 +29,9 @@ class PeerSession {
   int peer() const noexcept { return peer_; }
   bool initiator() const noexcept { return initiator_; }
   const BenchSpec& spec() const noexcept { return spec_; }
+  // How long a wait for the peer lasts without progress: the wait limit of the spec's
+  // --timeout (core/stop_budget.hpp), the rest kept for settling the failure.
+  std::chrono::milliseconds stall_limit() const noexcept { return stall_limit_; }
   RegionId region() const noexcept { return region_; }
   size_t out_offset() const noexcept { return 0; }
   size_t in_offset() const noexcept { return area_; }
@@ -94,6 +98,7 @@ class PeerSession {
   int peer_;
   bool initiator_;
   BenchSpec spec_;
+  std::chrono::milliseconds stall_limit_;
   size_t area_ = 0;
   uint8_t* buf_ = nullptr;
   RegionId region_ = 0;

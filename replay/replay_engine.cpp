@@ -11,6 +11,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_engine_internal.hpp"
 
@@ -231,9 +232,9 @@ void Engine::no_progress() {
     if (missing > 0 || (unsent > 0 && next_send_[p] > sends_done_[p]))
       peers.push_back(static_cast<int>(p));
   }
-  throw StallError("no progress for " + std::to_string(cfg_.progress_timeout.count() / 1000) +
-                       " s (" + std::to_string(done_) + " of " +
-                       std::to_string(plan_.entries.size()) + " records done); waiting for " +
+  throw StallError("no progress for " + seconds_text(cfg_.progress_timeout) + " (" +
+                       std::to_string(done_) + " of " + std::to_string(plan_.entries.size()) +
+                       " records done); waiting for " +
                        (waiting.empty() ? std::string("nothing?") : waiting),
                    peers);
 }

@@ -15,6 +15,8 @@
 #include "core/error.hpp"
 #include "core/progress_line.hpp"
 #include "core/run_context.hpp"
+#include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/wire.hpp"
 #include "fabric/star_links.hpp"
 #include "launch/job.hpp"
@@ -62,7 +64,6 @@ namespace {
 
 int replay_joined(const RunOptions& o, const model::Calibration* calibration, Job& jl,
                   const trace::Job& job, const RankMap& map, int argc, const char* const* argv) {
-  const auto timeout = std::chrono::seconds(o.timeout_s);
   // The ranks' links (netem on a namespace star) over the whole job, from before the connect.
   std::vector<fabric::LinkReading> links_before;
   if (o.env.rank == 0 && !o.star_links.empty())
@@ -71,7 +72,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   compare::FlowExport flows_out(o.env.rank == 0 ? o.export_flows : std::string());
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
-  topts.connect_timeout_ms = o.timeout_s * 1000;
+  apply_timeout(topts, o.timeout_s);
   // Only when asked for: UCX's wake-up feature may narrow the lanes it picks.
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
@@ -110,7 +111,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   ec.transfer = popts.transfer;
   ec.notify_after_write_completion = !t.orders_write_before_send();
   ec.recv_ahead = o.recv_ahead;
-  ec.progress_timeout = timeout;
+  ec.progress_timeout = stop_budget(o.timeout_s).wait;  // the rest settles the failure
   ec.idle = idle;
   ec.fault_after = o.fault_rank == o.env.rank ? o.fault_after : -1;
   ec.fault_signal = o.fault_signal;
@@ -119,7 +120,16 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   ec.show_progress = o.env.rank == 0 && ProgressLine::wanted(stderr);
   Engine engine(plan, t, jl.bootstrap(), region, ec);
   engine.prepare();
-  const EngineResult result = engine.run(jl.release(o.release, idle));
+  const EngineResult result = [&] {
+    try {
+      return engine.run(jl.release(o.release, idle));
+    } catch (const std::exception& e) {
+      // Settled here, with the transport still open: closing it to a stopped peer first would
+      // hold this rank's report back while the others' verdict waits run (run_job's own
+      // settling then finds the verdict).
+      throw Error(jl.settle_failure(e.what(), stalled_on(e)));
+    }
+  }();
   jl.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
   jl.align_clocks(t, region, idle);
   const std::vector<ClockModel> clocks = jl.clock_models();
