@@ -84,10 +84,18 @@ void RankWire::wait(const std::function<bool()>& done, const std::function<std::
                     int64_t rounds, const std::function<std::vector<int>()>& peers) {
   const auto limit = limit_ * std::max<int64_t>(1, rounds);
   const Deadline d = Deadline::after(limit);
+  const int64_t start = now_ns();
   for (uint32_t i = 0; !done(); ++i) {
     poll_once();
     if ((i & 255) != 255) continue;
-    check_peers();
+    try {
+      check_peers();
+    } catch (const StallError&) {
+      throw;
+    } catch (const Error& e) {
+      rethrow_during_wait(e, what(), now_ns() - start, std::chrono::nanoseconds(limit).count(),
+                          peers ? peers() : std::vector<int>());
+    }
     if (d.expired()) {
       throw StallError(what() + " within " + seconds_text(limit) +
                            (rounds > 1 ? " (" + seconds_text(limit_) + " x " +
