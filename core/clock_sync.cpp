@@ -11,6 +11,7 @@
 #include "core/clock.hpp"
 #include "core/deadline.hpp"
 #include "core/error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/wire.hpp"
 
 namespace dlcnet {
@@ -84,7 +85,7 @@ class Pinger {
       // round trip anyway.
       if (idle_ != Idle::spin) nap_when_quiet(now - last_);
       if ((spin & 1023) == 1023 && deadline_.expired()) {
-        fail(peer, "no answer within " + std::to_string(timeout_.count() / 1000) + " s");
+        fail(peer, "no answer within " + seconds_text(timeout_));
       }
     }
   }

@@ -1,6 +1,7 @@
 // A wait for other ranks that ran out of time, and the ranks it waited for.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <utility>
@@ -28,6 +29,21 @@ class StallError : public TimeoutError {
 inline std::vector<int> stalled_on(const std::exception& e) {
   const auto* stall = dynamic_cast<const StallError*>(&e);
   return stall != nullptr ? stall->peers() : std::vector<int>();
+}
+
+// Another rank's failure (an Error from Bootstrap::check_peers) seen by a wait for `peers` that
+// has lasted `waited_ns` of its `limit_ns`. Past half its limit the wait is as good as run out:
+// the error is rethrown as a StallError naming those ranks, so that rank 0, told of a rank that
+// ran out of time waiting for it a moment sooner, follows its own wait on to the rank that
+// stopped (Bootstrap::settle_failure). Otherwise (or with no peers) it is rethrown as it is.
+// Call it only from the handler that caught `e`.
+[[noreturn]] inline void rethrow_during_wait(const Error& e, const std::string& waiting,
+                                             int64_t waited_ns, int64_t limit_ns,
+                                             std::vector<int> peers) {
+  if (peers.empty() || waited_ns * 2 < limit_ns) throw;
+  throw StallError(
+      waiting + " for " + std::to_string(waited_ns / 1'000'000) + " ms, when " + e.what(),
+      std::move(peers));
 }
 
 }  // namespace dlcnet

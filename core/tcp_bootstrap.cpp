@@ -14,6 +14,7 @@
 #include "core/frame_reader.hpp"
 #include "core/socket.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/tcp_bootstrap_impl.hpp"
 
 namespace dlcnet {
@@ -192,10 +193,10 @@ std::vector<std::vector<Bytes>> TcpBootstrap::gather_rows(uint64_t round, size_t
     int rc = ::poll(fds.data(), fds.size(), deadline.remaining_ms());
     if (rc < 0 && errno != EINTR) throw_errno("bootstrap: poll");
     if (rc == 0) {
-      const std::string what =
-          "bootstrap: collective " + std::to_string(round) + " timed out after " +
-          std::to_string(cfg_.op_timeout.count() / 1000) + " s waiting for rank" +
-          (pending.size() > 1 ? "s " : " ") + list_ranks(pending);
+      const std::string what = "bootstrap: collective " + std::to_string(round) +
+                               " timed out after " + seconds_text(cfg_.op_timeout) +
+                               " waiting for rank" + (pending.size() > 1 ? "s " : " ") +
+                               list_ranks(pending);
       throw StallError(what, pending);
     }
     std::vector<int> still;
@@ -240,7 +241,7 @@ void TcpBootstrap::fan_out(const std::vector<const Bytes*>& frames, Deadline dea
     if (rc < 0 && errno != EINTR) throw_errno("bootstrap: poll");
     if (rc == 0) {
       throw TimeoutError("bootstrap: sending a collective's results timed out after " +
-                         std::to_string(cfg_.op_timeout.count() / 1000) + " s: rank" +
+                         seconds_text(cfg_.op_timeout) + ": rank" +
                          (pending.size() > 1 ? "s " : " ") + list_ranks(pending) +
                          " took not all of it");
     }
@@ -283,6 +284,7 @@ void TcpBootstrap::throw_verdict(const Frame& abort) {
 void TcpBootstrap::throw_report(int rank, const Frame& failed) {
   FailureReport rep = read_report(rank, failed, impl_->names[rank], cfg_.size);
   const std::string text = failure_text(impl_->names[rank], "failed", rep.phase, rep.why);
+  if (impl_->reports.empty()) impl_->first_report_ns = now_ns();
   impl_->reports.push_back(std::move(rep));
   throw Error(text);
 }

@@ -36,6 +36,11 @@ struct TcpBootstrapConfig {
   std::chrono::milliseconds op_timeout{60000};
   // Rank 0 turns away a connection that has not said hello within this long.
   std::chrono::milliseconds hello_timeout{5000};
+  // Settling a failure (settle_failure): rank 0 gathers the others' reports this long (twice
+  // when a rank seems frozen); the others wait this long for its verdict. The job sets both
+  // from its --timeout (core/stop_budget.hpp).
+  std::chrono::milliseconds report_window{1000};
+  std::chrono::milliseconds verdict_wait{4000};
   uint16_t wire_version = kWireVersion;  // only tests speak another version
 };
 

@@ -13,20 +13,17 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/tcp_bootstrap_impl.hpp"
 #include "core/wire.hpp"
 
+// Rank 0 waits cfg_.report_window for the other ranks' reports, less once one rank has died
+// (twice when a rank seems stopped); the others wait cfg_.verdict_wait for its verdict, after
+// which rank 0 is named as stopped. Both fit in the settle reserve of --timeout
+// (core/stop_budget.hpp).
 namespace dlcnet {
-namespace {
-
-// Rank 0 waits this long for the other ranks' reports, less once one rank has died (twice when
-// a rank seems stopped).
-constexpr auto kReportWindow = std::chrono::milliseconds(1000);
-// The others wait this long for rank 0's verdict; after it rank 0 is named as stopped.
-constexpr auto kVerdictWait = std::chrono::milliseconds(4000);
-
-}  // namespace
 
 std::string failure_text(const std::string& who, const char* what, const std::string& phase,
                          const std::string& why) {
@@ -67,7 +64,7 @@ void TcpBootstrap::broadcast_verdict(const std::string& cause) noexcept {
     for (int r = 1; r < cfg_.size; ++r) {
       if (!impl_->peers[r].valid()) continue;
       try {
-        send_frame(impl_->peers[r], kAbort, w.bytes(), Deadline::after(std::chrono::seconds(1)),
+        send_frame(impl_->peers[r], kAbort, w.bytes(), Deadline::after(cfg_.report_window),
                    impl_->names[r]);
       } catch (const Error&) {
         // That rank may be gone too: its own connection tells rank 0 so.
@@ -88,10 +85,21 @@ std::string TcpBootstrap::root_verdict(const std::string& mine, const std::vecto
   // seems so gets a second window to report: it may be alive, waiting for another one, and
   // about to run out of time itself.
   const int from = earlier > 0 ? im.reports[0].rank : 0;
+  // The verdict leaves while the first rank that reported still waits for it (past its
+  // verdict_wait it would name rank 0 as stopped): by four fifths of that wait.
+  const auto verdict_due = [&] {
+    if (im.first_report_ns == 0) return Deadline::after(cfg_.report_window);
+    const int64_t due =
+        im.first_report_ns + std::chrono::nanoseconds(cfg_.verdict_wait).count() * 4 / 5;
+    return Deadline::after(
+        std::chrono::milliseconds(std::max<int64_t>(0, (due - now_ns()) / 1'000'000)));
+  };
   Stopped stopped;
   for (int window = 0; window < 2 && dead < 0; ++window) {
-    const Deadline deadline = Deadline::after(kReportWindow);
-    while (dead < 0 && !deadline.expired()) {
+    const Deadline window_end = Deadline::after(cfg_.report_window);
+    for (;;) {
+      const Deadline deadline = window_end.earlier(verdict_due());
+      if (dead >= 0 || deadline.expired()) break;
       std::vector<pollfd> fds;
       std::vector<int> who;
       for (int r = 1; r < cfg_.size; ++r) {
@@ -109,8 +117,11 @@ std::string TcpBootstrap::root_verdict(const std::string& mine, const std::vecto
         std::optional<std::string> lost = connection_lost(im.peers[r]);
         if (!lost) {
           try {
-            const Frame f = recv_frame(im.peers[r], deadline, im.names[r]);
+            // A frame under way is read whole even at the window's end.
+            const Frame f =
+                recv_frame(im.peers[r], Deadline::after(cfg_.report_window), im.names[r]);
             if (f.type == kFailed) {
+              if (im.reports.empty()) im.first_report_ns = now_ns();
               im.reports.push_back(read_report(r, f, im.names[r], cfg_.size));
               settled[static_cast<size_t>(r)] = 1;
             }  // anything else is a collective this rank will not answer any more
@@ -154,7 +165,7 @@ std::string TcpBootstrap::await_verdict(const std::string& mine,
                                         const std::vector<int>& waited_on) {
   const Socket& s = impl_->peers[0];
   const std::string& coord = impl_->names[0];
-  const Deadline deadline = Deadline::after(kVerdictWait);
+  const Deadline deadline = Deadline::after(cfg_.verdict_wait);
   try {
     WireWriter w;
     w.str(mine).str(impl_->phase);
@@ -173,8 +184,7 @@ std::string TcpBootstrap::await_verdict(const std::string& mine,
     if (!connection_lost(s)) {
       return failure_text(coord + " (rank 0)", "stopped responding", impl_->phase,
                           "connected but no answer to this rank's failure report within " +
-                              std::to_string(kVerdictWait.count() / 1000) +
-                              " s (frozen or stuck?)");
+                              seconds_text(cfg_.verdict_wait) + " (frozen or stuck?)");
     }
     return failure_text(coord + " (rank 0)", "is gone", impl_->phase, *connection_lost(s));
   } catch (const Error&) {

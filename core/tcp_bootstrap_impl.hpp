@@ -58,8 +58,9 @@ struct TcpBootstrap::Impl {
   bool joined = false;
   // Rank 0: what each rank reported with kFailed, in the order the reports came.
   std::vector<FailureReport> reports;
-  std::string phase;    // the job's step this rank is in (set_phase())
-  std::string verdict;  // the job's cause of failure, once this rank knows it
+  int64_t first_report_ns = 0;  // when the first of them came (now_ns()), 0: none yet
+  std::string phase;            // the job's step this rank is in (set_phase())
+  std::string verdict;          // the job's cause of failure, once this rank knows it
   BootstrapTraffic traffic;
 };
 

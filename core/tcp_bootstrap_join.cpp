@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "core/frame_reader.hpp"
+#include "core/stop_budget.hpp"
 #include "core/tcp_bootstrap_impl.hpp"
 
 namespace dlcnet {
@@ -124,8 +125,8 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
     const int rc = ::poll(fds.data(), fds.size(), wake.remaining_ms());
     if (rc < 0 && errno != EINTR) throw_errno("bootstrap: poll");
     if (deadline.expired()) {
-      throw TimeoutError("bootstrap: waited " + std::to_string(cfg_.join_timeout.count() / 1000) +
-                         " s on port " + std::to_string(port()) + " for " + list_absent(im.peers) +
+      throw TimeoutError("bootstrap: waited " + seconds_text(cfg_.join_timeout) + " on port " +
+                         std::to_string(port()) + " for " + list_absent(im.peers) +
                          " to connect; none came");
     }
     // Hellos first (the arrivals polled, in order), then new connections.

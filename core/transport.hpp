@@ -59,6 +59,10 @@ struct TransportOptions {
   int traffic_class = -1;     // -T: the GRH traffic class (RoCE: DSCP << 2 | ECN), 0..255
   int service_level = -1;     // -S: the service level (RoCE: maps to a priority), 0..15
   int connect_timeout_ms = 30000;
+  // Closing the connections when the transport goes (UCX: draining what is in flight, then the
+  // endpoints' closes) ends within this long, so a stopped peer cannot hold a failing rank past
+  // its --timeout (core/stop_budget.hpp).
+  int close_limit_ms = 1000;
   // Ask for the means to block until traffic arrives (wait_event()); UCX: UCP_FEATURE_WAKEUP,
   // which may narrow the lanes UCX picks to those that can signal events.
   bool wakeup = false;

@@ -78,7 +78,7 @@ std::optional<IdlePolicy> idle_policy_from_string(std::string_view s) noexcept {
   return std::nullopt;
 }
 
-Job::Job(JobConfig cfg) : cfg_(std::move(cfg)) {
+Job::Job(JobConfig cfg) : cfg_(std::move(cfg)), budget_(stop_budget(cfg_.timeout)) {
   TcpBootstrapConfig bc;
   bc.rank = cfg_.rank;
   bc.size = cfg_.world_size;
@@ -93,8 +93,12 @@ Job::Job(JobConfig cfg) : cfg_(std::move(cfg)) {
   }
   bc.port = cfg_.port;
   bc.job_token = cfg_.job_token;
-  bc.join_timeout = cfg_.timeout;
-  bc.op_timeout = cfg_.op_timeout.count() > 0 ? cfg_.op_timeout : cfg_.timeout;
+  // --timeout is the whole stop: the waits give up after its wait limit, and settling the
+  // failure fits in the rest (core/stop_budget.hpp).
+  bc.join_timeout = budget_.wait;
+  bc.op_timeout = cfg_.op_timeout.count() > 0 ? cfg_.op_timeout : budget_.wait;
+  bc.report_window = budget_.report_window;
+  bc.verdict_wait = budget_.verdict_wait;
   bc.wire_version = cfg_.wire_version;
   try {
     boot_ = std::make_unique<TcpBootstrap>(bc);
@@ -190,7 +194,7 @@ void Job::align_clocks(Transport& t, RegionId region, Idle idle) {
   if (rounds_ >= 2) throw Error("job: clocks are aligned twice, before and after the run");
   phase_begins(rounds_ == 0 ? "clocks_before" : "clocks_after");
   ClockRound& round = rounds_ == 0 ? before_ : after_;
-  round = measure_offsets(t, *boot_, region, cfg_.clock_samples, cfg_.timeout, idle, &hosts_);
+  round = measure_offsets(t, *boot_, region, cfg_.clock_samples, budget_.wait, idle, &hosts_);
   phase_done(rounds_ == 0 ? "clocks_before" : "clocks_after", t0);
   ++rounds_;
 }
@@ -235,7 +239,7 @@ int64_t Job::release(Release mode, Idle idle) {
     // Bounded like every other wait: an instant further away than the job's timeout means a
     // clock model gone wrong, not a long lead.
     const int64_t away = local_target - now_ns();
-    if (away > std::chrono::nanoseconds(cfg_.timeout).count()) {
+    if (away > std::chrono::nanoseconds(budget_.wait).count()) {
       throw Error("the release instant is " + std::to_string(away / 1'000'000) +
                   " ms away on this rank's clock (lead " + std::to_string(lead_ns_ * 1e-6) +
                   " ms): the clock alignment with rank 0 is wrong");
@@ -305,7 +309,7 @@ int Job::verdict(bool ok) {
   if (connected_ != nullptr) {
     phase_begins("disconnect");
     std::exchange(connected_, nullptr)
-        ->disconnect(cfg_.op_timeout.count() > 0 ? cfg_.op_timeout : cfg_.timeout);
+        ->disconnect(cfg_.op_timeout.count() > 0 ? cfg_.op_timeout : budget_.wait);
     boot_->barrier();
   }
   return v[0].size() == 1 && v[0][0] == 1 ? 0 : 1;

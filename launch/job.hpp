@@ -27,6 +27,7 @@
 #include "core/clock_sync.hpp"
 #include "core/idle.hpp"
 #include "core/release_report.hpp"
+#include "core/stop_budget.hpp"
 #include "core/tcp_bootstrap.hpp"
 #include "core/transport.hpp"
 #include "launch/rank_env.hpp"
@@ -41,11 +42,14 @@ struct JobConfig {
   std::string bind_host;  // rank 0 listens here; "": from coordinator_host (coordinator_bind.hpp)
   uint16_t port = 0;      // rank 0 listens here; 0: any free port
   uint64_t job_token = 0;
-  std::string rank_source = "options";       // options, open-mpi, pmi, slurm, spawn
-  std::chrono::milliseconds timeout{30000};  // join, and each clock ping-pong round
-  std::chrono::milliseconds op_timeout{0};   // each bootstrap collective; 0: `timeout`
-  uint32_t clock_samples = 32;               // ping-pongs per rank and round
-  uint16_t wire_version = kWireVersion;      // only tests speak another
+  std::string rank_source = "options";  // options, open-mpi, pmi, slurm, spawn
+  // --timeout: once the job stops making progress, every rank has stopped within it. The join,
+  // each clock ping-pong round and each bootstrap collective give up after its wait limit;
+  // settling a failure fits in the rest (core/stop_budget.hpp).
+  std::chrono::milliseconds timeout{30000};
+  std::chrono::milliseconds op_timeout{0};  // each bootstrap collective; 0: `timeout`'s wait
+  uint32_t clock_samples = 32;              // ping-pongs per rank and round
+  uint16_t wire_version = kWireVersion;     // only tests speak another
 };
 JobConfig job_config(const RankEnv& env, std::chrono::milliseconds timeout);
 
@@ -143,6 +147,7 @@ class Job {
   std::pair<double, double> around_run() const;
 
   JobConfig cfg_;
+  StopBudget budget_;  // cfg_.timeout split into the waits and the settling
   std::unique_ptr<TcpBootstrap> boot_;
   std::vector<HostIdentity> hosts_;
   ClockRound before_, after_;

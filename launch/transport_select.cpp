@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/stall_guard.hpp"
+#include "core/stop_budget.hpp"
 #include "ucx/ucx_transport.hpp"
 #include "verbs/verbs_transport.hpp"
 
@@ -64,6 +65,12 @@ TransportChoice open_transport(const std::string& requested, const TransportOpti
                          std::chrono::milliseconds(std::max(opts.connect_timeout_ms, 1000)));
   c.transport = c.chosen == "verbs" ? make_verbs_transport(opts) : make_ucx_transport(opts);
   return c;
+}
+
+void apply_timeout(TransportOptions& opts, int timeout_s) {
+  const StopBudget b = stop_budget(timeout_s);
+  opts.connect_timeout_ms = static_cast<int>(b.wait.count());
+  opts.close_limit_ms = static_cast<int>(b.close_limit.count());
 }
 
 }  // namespace dlcnet

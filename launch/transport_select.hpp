@@ -29,6 +29,11 @@ TransportChoice open_transport(const std::string& requested, const TransportOpti
 // cannot honour it: UCX makes its own endpoints. `why_ucx`: how UCX came to be chosen.
 void refuse_verbs_only_options(const TransportOptions& opts, const std::string& why_ucx);
 
+// The transport's own waits from the run's --timeout (core/stop_budget.hpp): connecting gives
+// up after its wait limit, and closing the connections at the end (to a peer that may have
+// stopped) takes at most its close limit.
+void apply_timeout(TransportOptions& opts, int timeout_s);
+
 // Adds the versions of the transport libraries linked into this tool to a report context
 // (core/run_context.hpp, which stays free of them): "ucx_version". libibverbs' version is
 // core's (a compile definition), "libibverbs_version".

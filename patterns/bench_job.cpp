@@ -13,6 +13,7 @@
 #include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/units.hpp"
 #include "launch/job.hpp"
 #include "launch/rank_cpu.hpp"
@@ -115,10 +116,11 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   jc.port = port;
   jc.timeout = std::chrono::seconds(o.spec.timeout_s);
   // Both ends run every size (the responder of a one-sided test kept waiting by the initiator's
-  // heartbeats), so a barrier longer than --timeout (and -D) means the peer stopped (a frozen
-  // peer is found only by such a wait).
+  // heartbeats), so a barrier longer than the wait limit (and -D) means the peer stopped (a
+  // frozen peer is found only by such a wait). The wait limit, as every other wait's
+  // (core/stop_budget.hpp).
   const int size_s = static_cast<int>(o.spec.duration_s);
-  jc.op_timeout = std::chrono::seconds(o.spec.timeout_s + size_s);
+  jc.op_timeout = stop_budget(o.spec.timeout_s).wait + std::chrono::seconds(size_s);
   if (o.wire_version) jc.wire_version = o.wire_version;
   Job job(jc);
   if (on_listening) on_listening(job.port());

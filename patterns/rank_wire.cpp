@@ -9,15 +9,16 @@
 #include "core/deadline.hpp"
 #include "core/error.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 
 namespace dlcnet {
 namespace {
 constexpr int64_t kCheckPeersNs = 10'000'000;
 }  // namespace
 
-RankWire::RankWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::seconds timeout,
+RankWire::RankWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::milliseconds limit,
                    Handler on)
-    : t_(t), boot_(boot), idle_(idle), timeout_(timeout), on_(std::move(on)) {}
+    : t_(t), boot_(boot), idle_(idle), limit_(limit), on_(std::move(on)) {}
 
 void RankWire::poll_once() {
   std::array<Completion, 32> c;
@@ -46,7 +47,7 @@ void RankWire::poll_once() {
 
 template <class Post>
 int64_t RankWire::post(int peer, const char* what, Post p) {
-  const Deadline d = Deadline::after(timeout_);
+  const Deadline d = Deadline::after(limit_);
   for (;;) {
     const int64_t at = now_ns();
     const Status s = p();
@@ -57,7 +58,7 @@ int64_t RankWire::post(int peer, const char* what, Post p) {
     poll_once();
     if (d.expired()) {
       throw StallError(std::string(what) + " to rank " + std::to_string(peer) +
-                           ": its queue stayed full for " + std::to_string(timeout_.count()) + " s",
+                           ": its queue stayed full for " + seconds_text(limit_),
                        {peer});
     }
   }
@@ -81,18 +82,26 @@ void RankWire::recv(int peer, RegionId region, size_t offset, size_t length, uin
 
 void RankWire::wait(const std::function<bool()>& done, const std::function<std::string()>& what,
                     int64_t rounds, const std::function<std::vector<int>()>& peers) {
-  const auto limit = timeout_ * std::max<int64_t>(1, rounds);
+  const auto limit = limit_ * std::max<int64_t>(1, rounds);
   const Deadline d = Deadline::after(limit);
+  const int64_t start = now_ns();
   for (uint32_t i = 0; !done(); ++i) {
     poll_once();
     if ((i & 255) != 255) continue;
-    check_peers();
+    try {
+      check_peers();
+    } catch (const StallError&) {
+      throw;
+    } catch (const Error& e) {
+      rethrow_during_wait(e, what(), now_ns() - start, std::chrono::nanoseconds(limit).count(),
+                          peers ? peers() : std::vector<int>());
+    }
     if (d.expired()) {
-      throw StallError(
-          what() + " within " + std::to_string(limit.count()) + " s (--timeout " +
-              std::to_string(timeout_.count()) +
-              (rounds > 1 ? " x " + std::to_string(rounds) + " rounds" : std::string()) + ")",
-          peers ? peers() : std::vector<int>());
+      throw StallError(what() + " within " + seconds_text(limit) +
+                           (rounds > 1 ? " (" + seconds_text(limit_) + " x " +
+                                             std::to_string(rounds) + " rounds)"
+                                       : std::string()),
+                       peers ? peers() : std::vector<int>());
     }
   }
 }

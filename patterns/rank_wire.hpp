@@ -30,8 +30,9 @@ class RankWire {
  public:
   using Handler = std::function<void(const Completion&, int64_t now_ns)>;
   // `boot` is asked every 10 ms of a wait whether a rank failed (Bootstrap::check_peers), so a
-  // rank waiting for its turn stops as soon as the job fails elsewhere.
-  RankWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::seconds timeout,
+  // rank waiting for its turn stops as soon as the job fails elsewhere. `limit`: how long one
+  // wait lasts, the wait limit of the run's --timeout (core/stop_budget.hpp).
+  RankWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::milliseconds limit,
            Handler on_completion);
 
   // Returns the time of the post that the transport took (after any retries while busy).
@@ -41,8 +42,8 @@ class RankWire {
   int64_t write(int peer, RegionId region, size_t offset, size_t length, size_t remote_offset,
                 uint64_t id);
   void recv(int peer, RegionId region, size_t offset, size_t length, uint64_t id);
-  // Polls until done() holds, for at most `rounds` x the timeout (a rank waiting through other
-  // ranks' rounds, each bounded by the timeout at the server); Error "<what> within N s"
+  // Polls until done() holds, for at most `rounds` x the limit (a rank waiting through other
+  // ranks' rounds, each bounded by the limit at the server); Error "<what> within N s"
   // (what() is asked only then), a StallError naming the ranks waited for that peers() says.
   void wait(const std::function<bool()>& done, const std::function<std::string()>& what,
             int64_t rounds = 1, const std::function<std::vector<int>()>& peers = {});
@@ -59,7 +60,7 @@ class RankWire {
   Transport& t_;
   Bootstrap& boot_;
   Idle idle_;
-  std::chrono::seconds timeout_;
+  std::chrono::milliseconds limit_;
   Handler on_;
   uint32_t spins_ = 0;
   int64_t next_check_ = 0;

@@ -8,6 +8,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 
 namespace dlcnet {
 namespace {
@@ -30,7 +31,12 @@ constexpr int64_t kPeerCheckNs = 10'000'000;
 
 PeerSession::PeerSession(Transport& t, Bootstrap& boot, int peer, bool initiator,
                          const BenchSpec& spec)
-    : t_(t), boot_(boot), peer_(peer), initiator_(initiator), spec_(spec) {
+    : t_(t),
+      boot_(boot),
+      peer_(peer),
+      initiator_(initiator),
+      spec_(spec),
+      stall_limit_(stop_budget(spec.timeout_s).wait) {
   area_ = (std::max<uint64_t>(spec.max_size(), 1) + kPage - 1) / kPage * kPage;
   // The transport's own memory (UCX: mapped by UCX, so a same-host peer can write it directly,
   // as ucx_perftest's), freed with the transport.
@@ -84,7 +90,7 @@ Completion PeerSession::wait_completion(const char* waiting_for, bool passive) {
 }
 
 Completion PeerSession::wait_completion_slowly(const char* waiting_for, bool passive) {
-  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
+  const int64_t limit = std::chrono::nanoseconds(stall_limit_).count();
   const int64_t since = now_ns();
   const bool nap = passive && !t_.target_must_poll();
   std::array<Completion, 1> c;
@@ -106,7 +112,7 @@ Completion PeerSession::wait_completion_slowly(const char* waiting_for, bool pas
 
 uint8_t PeerSession::wait_byte(size_t index, uint8_t a, uint8_t b, const char* waiting_for) {
   volatile uint8_t* p = in() + index;
-  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
+  const int64_t limit = std::chrono::nanoseconds(stall_limit_).count();
   int64_t since = 0;  // read at the first timeout check: no clock read on the fast path
   // Where the transport progresses by itself (verbs), the CQ is polled only to retire send
   // completions, so the loop reads memory as tightly as perftest's; UCX progresses in poll().
@@ -137,8 +143,8 @@ void PeerSession::watch_peer(int64_t now) {
 }
 
 void PeerSession::stalled(const char* waiting_for) const {
-  throw StallError(std::string(t_.name()) + ": no progress for " + std::to_string(spec_.timeout_s) +
-                       " s waiting for " + waiting_for + " from rank " + std::to_string(peer_) +
+  throw StallError(std::string(t_.name()) + ": no progress for " + seconds_text(stall_limit_) +
+                       " waiting for " + waiting_for + " from rank " + std::to_string(peer_) +
                        " (peer gone?)",
                    {peer_});
 }
@@ -151,7 +157,7 @@ void PeerSession::wait_for_credit(const char* op, int64_t since, uint32_t spins)
     if (!c[i].ok) failed_completion(c[i]);
     if (c[i].op == Op::recv) kept_.push_back(c[i]);
   }
-  const int64_t limit = static_cast<int64_t>(spec_.timeout_s) * 1'000'000'000;
+  const int64_t limit = std::chrono::nanoseconds(stall_limit_).count();
   if (spins % kPollsPerClockCheck == 0 && spins) {
     const int64_t now = now_ns();
     if (now - since > limit) stalled((std::string("room in the send queue for a ") + op).c_str());
@@ -191,7 +197,9 @@ bool PeerSession::is_beat(const Completion& c) noexcept {
 void PeerSession::beat(int64_t now) noexcept {
   if (now < next_beat_ns_) [[likely]]
     return;
-  const int64_t interval = std::min<int64_t>(1'000'000'000, spec_.timeout_s * 250'000'000LL);
+  // A quarter of the wait limit: a late heartbeat or two cannot run the responder's wait out.
+  const int64_t interval =
+      std::min<int64_t>(1'000'000'000, std::chrono::nanoseconds(stall_limit_).count() / 4);
   // The first call only starts the clock: the responder's receive may not be posted yet.
   if (next_beat_ns_ != 0 &&
       t_.post_send(peer_, region_, out_offset(), kBeatBytes, kBeatWrId, true) != Status::ok)

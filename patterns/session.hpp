@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -28,6 +29,9 @@ class PeerSession {
   int peer() const noexcept { return peer_; }
   bool initiator() const noexcept { return initiator_; }
   const BenchSpec& spec() const noexcept { return spec_; }
+  // How long a wait for the peer lasts without progress: the wait limit of the spec's
+  // --timeout (core/stop_budget.hpp), the rest kept for settling the failure.
+  std::chrono::milliseconds stall_limit() const noexcept { return stall_limit_; }
   RegionId region() const noexcept { return region_; }
   size_t out_offset() const noexcept { return 0; }
   size_t in_offset() const noexcept { return area_; }
@@ -72,7 +76,7 @@ class PeerSession {
   void serve_until_done();
   // One-sided runs (write, read): the responder has no completion of its own while the
   // initiator runs, so the initiator sends it a 1-byte heartbeat every beat interval (a quarter
-  // of the timeout, at most 1 s) and each restarts the responder's wait: a frozen initiator is
+  // of the wait limit, at most 1 s) and each restarts the responder's wait: a frozen initiator is
   // found within the timeout however long the run. Call with the time, often; it posts only
   // when one is due and the send queue has room (it never waits). Its completions are not
   // returned by wait_completion(); a loop polling itself skips them (is_beat()).
@@ -102,6 +106,7 @@ class PeerSession {
   int peer_;
   bool initiator_;
   BenchSpec spec_;
+  std::chrono::milliseconds stall_limit_;
   size_t area_ = 0;
   uint8_t* buf_ = nullptr;
   RegionId region_ = 0;

@@ -12,6 +12,7 @@
 #include <array>
 
 #include "core/clock.hpp"
+#include "core/stop_budget.hpp"
 #include "patterns/pattern.hpp"
 
 namespace dlcnet {
@@ -38,7 +39,7 @@ class StreamBandwidth final : public Pattern {
     uint64_t posted = 0, retired = 0;
     bool last_posted = false;
     std::array<Completion, 16> comps;
-    const int64_t limit = static_cast<int64_t>(s.spec().timeout_s) * 1'000'000'000;
+    const int64_t limit = std::chrono::nanoseconds(s.stall_limit()).count();
     int64_t last_progress = now_ns();
     while (!last_posted || retired < posted) {
       while (!last_posted) {
@@ -72,8 +73,8 @@ class StreamBandwidth final : public Pattern {
         const int64_t now = now_ns();
         if (one_sided) s.beat(now);  // also while the last ones drain
         if (now - last_progress > limit) {
-          s.fail("no completion for " + std::to_string(s.spec().timeout_s) +
-                 " s in a bandwidth run (peer gone?)");
+          s.fail("no completion for " + seconds_text(s.stall_limit()) +
+                 " in a bandwidth run (peer gone?)");
         }
       }
     }

@@ -11,6 +11,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_engine_internal.hpp"
 
@@ -177,10 +178,19 @@ void Engine::housekeeping(int64_t now) {
   }
   if (now - last_check_ > kCheckPeersEveryNs) {
     last_check_ = now;
-    boot_.check_peers();
     // A post still to come (think time, a timed gap) is not a stall.
     if (!heap_.empty()) last_progress_ = now;
-    if (now - last_progress_ > cfg_.progress_timeout.count() * 1'000'000) no_progress();
+    const int64_t limit = std::chrono::nanoseconds(cfg_.progress_timeout).count();
+    try {
+      boot_.check_peers();
+    } catch (const StallError&) {
+      throw;
+    } catch (const Error& e) {
+      Awaited a = awaited();
+      rethrow_during_wait(e, "waiting for " + a.what, now - last_progress_, limit,
+                          std::move(a.peers));
+    }
+    if (now - last_progress_ > limit) no_progress();
   }
 }
 
@@ -214,7 +224,7 @@ void Engine::fail(const std::string& what) {
   throw Error(what);
 }
 
-void Engine::no_progress() {
+Engine::Awaited Engine::awaited() const {
   std::string waiting;
   auto add = [&](const std::string& s) { waiting += (waiting.empty() ? "" : "; ") + s; };
   std::vector<int> peers;  // the ranks a message is missing from or a send is stuck to
@@ -231,11 +241,15 @@ void Engine::no_progress() {
     if (missing > 0 || (unsent > 0 && next_send_[p] > sends_done_[p]))
       peers.push_back(static_cast<int>(p));
   }
-  throw StallError("no progress for " + std::to_string(cfg_.progress_timeout.count() / 1000) +
-                       " s (" + std::to_string(done_) + " of " +
-                       std::to_string(plan_.entries.size()) + " records done); waiting for " +
-                       (waiting.empty() ? std::string("nothing?") : waiting),
-                   peers);
+  return {waiting.empty() ? std::string("nothing?") : waiting, peers};
+}
+
+void Engine::no_progress() {
+  Awaited a = awaited();
+  throw StallError("no progress for " + seconds_text(cfg_.progress_timeout) + " (" +
+                       std::to_string(done_) + " of " + std::to_string(plan_.entries.size()) +
+                       " records done); waiting for " + a.what,
+                   std::move(a.peers));
 }
 
 }  // namespace dlcnet::replay

@@ -93,6 +93,12 @@ class Engine {
   void write_records(size_t max);
   void housekeeping(int64_t now);
   [[noreturn]] void fail(const std::string& what);
+  // What this rank awaits (messages from, sends to whom) and those ranks.
+  struct Awaited {
+    std::string what;
+    std::vector<int> peers;
+  };
+  Awaited awaited() const;
   [[noreturn]] void no_progress();
   uint64_t part_length(uint32_t e, uint32_t part) const noexcept;
 

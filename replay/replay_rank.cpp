@@ -16,6 +16,7 @@
 #include "core/progress_line.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/wire.hpp"
 #include "fabric/star_links.hpp"
 #include "launch/job.hpp"
@@ -64,7 +65,6 @@ namespace {
 
 int replay_joined(const RunOptions& o, const model::Calibration* calibration, Job& jl,
                   const trace::Job& job, const RankMap& map, int argc, const char* const* argv) {
-  const auto timeout = std::chrono::seconds(o.timeout_s);
   // The ranks' links (netem on a namespace star) over the whole job, from before the connect.
   std::vector<fabric::LinkReading> links_before;
   if (o.env.rank == 0 && !o.star_links.empty())
@@ -73,7 +73,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   compare::FlowExport flows_out(o.env.rank == 0 ? o.export_flows : std::string());
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max(topts.recv_depth, o.recv_ahead + o.clock_samples + 16);
-  topts.connect_timeout_ms = o.timeout_s * 1000;
+  apply_timeout(topts, o.timeout_s);
   // Only when asked for: UCX's wake-up feature may narrow the lanes it picks.
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
@@ -112,7 +112,7 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
   ec.transfer = popts.transfer;
   ec.notify_after_write_completion = !t.orders_write_before_send();
   ec.recv_ahead = o.recv_ahead;
-  ec.progress_timeout = timeout;
+  ec.progress_timeout = stop_budget(o.timeout_s).wait;  // the rest settles the failure
   ec.idle = idle;
   ec.fault_after = o.fault_rank == o.env.rank ? o.fault_after : -1;
   ec.fault_signal = o.fault_signal;

@@ -168,9 +168,9 @@ class UcxTransport final : public Transport {
   std::vector<uint32_t> ops_in_flight_per_peer() const;
   // Progresses until no operation is in flight (true) or `limit` passed (false).
   bool drain(std::chrono::milliseconds limit) noexcept;
-  // Cancels receives, drains, drops remote keys and closes every endpoint (within
-  // `close_limit`); the worker stays.
-  void end_connections(std::chrono::milliseconds close_limit) noexcept;
+  // Cancels receives, drains, drops remote keys and closes every endpoint, all within `limit`
+  // (each drain within Endpoint::kCloseLimit too); the worker stays.
+  void end_connections(std::chrono::milliseconds limit) noexcept;
   bool close_endpoints(std::chrono::milliseconds limit) noexcept;
 
   // Progress while the caller is away (ucx_transport_datapath.cpp): a rendezvous send, an RMA

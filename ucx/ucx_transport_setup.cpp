@@ -1,4 +1,5 @@
 // UcxTransport: context and worker creation, memory registration, description, shutdown.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -74,7 +75,9 @@ UcxTransport::~UcxTransport() {
 void UcxTransport::shutdown() noexcept {
   stop_idle_progress();  // from here on only this thread touches the worker
   if (!worker_) return;
-  end_connections(Endpoint::kCloseLimit);  // nothing left to do after disconnect()
+  // Nothing left to do after disconnect(); bounded by the run's close limit (a failing rank
+  // closes to a stopped peer within its --timeout).
+  end_connections(std::chrono::milliseconds(std::max(opts_.close_limit_ms, 1)));
   // The worker goes before slots_ and ring_: nothing may call back into them afterwards.
   peers_.clear();
   regions_.clear();
@@ -91,26 +94,36 @@ void UcxTransport::disconnect(std::chrono::milliseconds limit) noexcept {
   end_connections(limit);
 }
 
-void UcxTransport::end_connections(std::chrono::milliseconds close_limit) noexcept {
+void UcxTransport::end_connections(std::chrono::milliseconds limit) noexcept {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  const auto left = [&] {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+        end - std::chrono::steady_clock::now());
+    return std::clamp(ms, std::chrono::milliseconds(0), Endpoint::kCloseLimit);
+  };
   // Receives nobody will match any more: cancel them so the worker holds no user requests.
   for (OpSlot& s : slots_.all())
     if (s.in_use && s.request != nullptr && s.op == Op::recv)
       ucp_request_cancel(worker_.get(), s.request);
   // Operations still moving (a peer finishing its receives) end within the limit; what is left
-  // after it waits for a peer that is gone or quitting, and its endpoint is forced closed.
-  drain(Endpoint::kCloseLimit);
+  // after it waits for a peer that is gone or quitting, and its endpoint is forced closed. Half
+  // the limit at most: the closes and the forced closes' purge need the rest.
+  drain(std::min(left(), limit / 2));
   // Remote keys before the endpoints that unpacked them; no datapath call from here on.
   for (Peer& p : peers_) {
     p.regions.clear();
     p.connected = false;
   }
-  if (close_endpoints(close_limit)) drain(Endpoint::kCloseLimit);  // the forced closes' purge
+  const auto close_limit = std::max(
+      std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now()),
+      std::chrono::milliseconds(0));
+  if (close_endpoints(close_limit)) drain(left());  // the forced closes' purge
   if (size_t n = slots_.in_use())
     std::fprintf(stderr,
                  "dlcnet: ucx: %zu operation(s) abandoned in flight at shutdown: their peer never "
                  "finished them, and UCX could not end them within %lld ms (it cannot at all on an "
                  "endpoint without error mode \"peer\")\n",
-                 n, static_cast<long long>(Endpoint::kCloseLimit.count()));
+                 n, static_cast<long long>(limit.count()));
 }
 
 std::vector<uint32_t> UcxTransport::ops_in_flight_per_peer() const {

@@ -8,6 +8,7 @@
 #include "apps/dlc_bench/job_options.hpp"
 #include "apps/flow_options.hpp"
 #include "apps/star_links_option.hpp"
+#include "apps/timeout_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -180,7 +181,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
   dlcnet::cli::add_fct_options(app, r.fct_path, r.calibration_path);
   dlcnet::cli::add_export_flows_option(app, r.export_flows);
-  app.add_option("--timeout", s.timeout_s, "seconds any wait may last")
+  app.add_option("--timeout", s.timeout_s, dlcnet::cli::kTimeoutHelp)
       ->check(dlcnet::cli::whole<int>(1, kMaxTimeout))
       ->capture_default_str();
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")

@@ -5,9 +5,11 @@
 
 #include "apps/cli_number.hpp"
 #include "apps/dlc_bench/perftest_flags.hpp"
+#include "apps/timeout_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "launch/transport_select.hpp"
 
 namespace dlcnet::bench {
 namespace {
@@ -40,7 +42,7 @@ void validate(Options& o, const std::string& size_text, bool sweep, bool iters_g
   if (s.timeout_s <= 0) throw Error("--timeout: must be at least 1 second");
   o.transport.send_depth = s.tx_depth;
   o.transport.recv_depth = std::max<uint32_t>(512, s.tx_depth + 16);
-  o.transport.connect_timeout_ms = s.timeout_s * 1000;
+  apply_timeout(o.transport, s.timeout_s);
   if (o.loopback && !o.server.empty()) throw Error("--loopback runs both ends: give no server");
 }
 
@@ -84,7 +86,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
     sub->add_flag("--loopback", o.loopback, "run server and client in this process");
     sub->add_option("--json", o.json_path, "write the JSON report here");
     sub->add_option("--records", o.records_path, "write one CSV line per message here");
-    sub->add_option("--timeout", o.spec.timeout_s, "seconds without progress before giving up")
+    sub->add_option("--timeout", o.spec.timeout_s, dlcnet::cli::kTimeoutHelp)
         ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
     sub->add_option("--wire-version", o.wire_version)
         ->check(dlcnet::cli::whole<uint16_t>(0))

@@ -6,6 +6,7 @@
 #include "apps/dlc_bench/job_options.hpp"
 #include "apps/flow_options.hpp"
 #include "apps/star_links_option.hpp"
+#include "apps/timeout_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -93,7 +94,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   dlcnet::cli::add_star_links_option(app, r.star_links);
   dlcnet::cli::add_export_flows_option(app, r.export_flows);
   app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
-  app.add_option("--timeout", s.timeout_s, "seconds any wait may last")->capture_default_str();
+  app.add_option("--timeout", s.timeout_s, dlcnet::cli::kTimeoutHelp)->capture_default_str();
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
       ->capture_default_str();
   app.add_option("--idle", t.idle, "when idle: auto, spin, yield, sleep, block")

@@ -9,6 +9,7 @@
 #include "apps/cpu_option.hpp"
 #include "apps/flow_options.hpp"
 #include "apps/star_links_option.hpp"
+#include "apps/timeout_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -101,7 +102,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
       ->check(dlcnet::cli::whole<uint32_t>(1, 100))
       ->capture_default_str();
-  app.add_option("--timeout", r.timeout_s, "seconds without progress before giving up")
+  app.add_option("--timeout", r.timeout_s, dlcnet::cli::kTimeoutHelp)
       ->check(dlcnet::cli::whole<int>(1, kMaxTimeout))
       ->capture_default_str();
   app.add_option("--recv-ahead", r.recv_ahead, "receives posted ahead per peer")

@@ -14,6 +14,7 @@
 #include "core/record.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "core/units.hpp"
 #include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
@@ -68,7 +69,7 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   TransportOptions topts = o.transport;
   const uint32_t k = static_cast<uint32_t>(spec.burst.size());
   topts.recv_depth = std::max({topts.recv_depth, k + 8, kBgRecvs + 8, o.clock_samples + 16});
-  topts.connect_timeout_ms = spec.timeout_s * 1000;
+  apply_timeout(topts, spec.timeout_s);
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;
@@ -119,7 +120,7 @@ int joined(const Options& o, const model::Calibration* calibration, Job& jl, int
   c.ctl_mem = ctl.data;
   c.data_mem = data.data;
   c.idle = idle;
-  c.timeout = std::chrono::seconds(spec.timeout_s);
+  c.timeout = stop_budget(spec.timeout_s).wait;
   c.min_lead_ns = static_cast<int64_t>(o.lead_us * 1e3);
   const bool here = same_kernel(jl.hosts(), static_cast<size_t>(me));
   const ClockModel before = model_before(jl.hosts(), jl.clocks_before(), static_cast<size_t>(me));

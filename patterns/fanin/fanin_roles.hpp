@@ -30,7 +30,8 @@ struct RoleContext {
   uint8_t* ctl_mem = nullptr;
   uint8_t* data_mem = nullptr;
   Idle idle = Idle::spin;
-  std::chrono::seconds timeout{30};
+  // How long one wait lasts: the wait limit of --timeout (core/stop_budget.hpp).
+  std::chrono::milliseconds timeout{30000};
   int64_t min_lead_ns = 2'000'000;  // instant release: how far ahead the server names a start
   // Rank 0's instant (its clock, and its kernel's CLOCK_MONOTONIC) on this rank's clock.
   std::function<int64_t(int64_t ref_ns, int64_t monotonic_ns)> to_local;

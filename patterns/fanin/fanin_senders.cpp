@@ -7,6 +7,7 @@
 #include "core/deadline.hpp"
 #include "core/error.hpp"
 #include "core/stall_error.hpp"
+#include "core/stop_budget.hpp"
 #include "patterns/fanin/fanin_roles.hpp"
 #include "patterns/fanin/fanin_wire.hpp"
 
@@ -197,7 +198,7 @@ class Background {
         wire_.check_peers();
         if (d.expired())
           throw StallError("background: no stop from the server within " +
-                               std::to_string((c_.timeout * (rounds + 1)).count()) + " s",
+                               seconds_text(c_.timeout * (rounds + 1)),
                            {kServer});
         continue;
       }

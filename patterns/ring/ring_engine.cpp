@@ -6,6 +6,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/stop_budget.hpp"
 #include "patterns/ring/ring_data.hpp"
 
 namespace dlcnet::ring {
@@ -24,7 +25,7 @@ uint64_t id(Kind k, uint64_t run, uint32_t slot) noexcept {
 
 RingEngine::RingEngine(const EngineContext& c)
     : c_(c),
-      wire_(c.t, c.boot, c.idle, std::chrono::seconds(c.spec.timeout_s),
+      wire_(c.t, c.boot, c.idle, stop_budget(static_cast<int>(c.spec.timeout_s)).wait,
             [this](const Completion& x, int64_t now) { on_completion(x, now); }) {}
 
 float* RingEngine::buffer(Buf b, unsigned parity) const noexcept {

@@ -88,7 +88,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
   TransportOptions topts = o.transport;
   topts.recv_depth = std::max<uint32_t>(
       {topts.recv_depth, static_cast<uint32_t>(2 * map.max_slots + 8), o.clock_samples + 16});
-  topts.connect_timeout_ms = static_cast<int>(spec.timeout_s) * 1000;
+  apply_timeout(topts, static_cast<int>(spec.timeout_s));
   topts.wakeup = o.idle == IdlePolicy::block;
   TransportChoice choice = open_transport(o.transport_kind, topts);
   Transport& t = *choice.transport;

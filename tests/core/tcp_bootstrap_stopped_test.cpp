@@ -31,6 +31,16 @@ TEST(StoppedRank, PassesRanksThatReportedOnTheirWay) {
   EXPECT_EQ(s.waiter, 2);
 }
 
+// A fan-in, worker 2 frozen: worker 1 ran out of time waiting for the server (rank 0) a moment
+// before the server's wait for worker 2 did; the server, failing on that report while it still
+// waited, reports its own wait (rethrow_during_wait), and the trail goes on to worker 2.
+TEST(StoppedRank, GoesOnThroughRankZerosUnfinishedWait) {
+  const Stopped s = stopped_rank(1, {waits(1, {0})}, {2}, 4);
+  EXPECT_EQ(s.rank, 2);
+  EXPECT_EQ(s.waiter, 0);
+  EXPECT_EQ(stopped_rank(1, {waits(1, {0})}, {}, 4).rank, -1);  // without it: rank 1 is named
+}
+
 // No trail reaches a silent rank: a rank that failed for another reason, a loop, no wait.
 TEST(StoppedRank, NamesNoneWhereTheTrailEndsElsewhere) {
   EXPECT_EQ(stopped_rank(1, {waits(1, {})}, {}, 3).rank, -1);

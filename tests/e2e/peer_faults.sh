@@ -1,8 +1,9 @@
 # A peer killed (SIGKILL) or frozen (SIGSTOP: alive, every connection open) in the middle of a
-# run, over UCX on this host: every other rank stops within --timeout (plus the few seconds
-# that agreeing on the cause and closing the endpoints take), names the rank that stopped (not
-# a rank that merely saw its neighbour stop), the job exits non-zero, and the outputs asked for
-# hold everything completed before. A frozen rank can only be told by the waits for it: the
+# run, over UCX on this host: every other rank has exited within --timeout (its waits give up
+# after --timeout minus the reserve in which the ranks agree on the cause, write their outputs
+# and close: core/stop_budget.hpp), names the rank that stopped (not a rank that merely saw its
+# neighbour stop), the job exits non-zero, and the outputs asked for hold everything completed
+# before. A frozen rank can only be told by the waits for it: the
 # ranks follow them to the one that sent nothing (core/tcp_bootstrap_stopped.cpp).
 #   peer_faults.sh BIN bench|fanin|ring|replay
 # (dlc-bench lat killed: bench_peer_dies.sh; a fan-in worker killed: fanin_cli.sh; a replay
@@ -10,9 +11,12 @@
 # shellcheck shell=bash source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
 tool="$1"
-T=5     # --timeout of every run
-slack=8 # rank 0 waits 1 s (2 s) for the others' reports, the others 4 s at most for its verdict;
-        # closing the endpoints to a stopped peer 1 s; exit and this script's polling
+T=5        # --timeout of every run: the survivors have exited within it
+margin=0.5 # beyond it: the exit as this script sees it (it polls every 0.1 s on a loaded host).
+           # They took 4.2 to 4.9 s here; without the reserve (waits of the whole --timeout)
+           # 5.5 to 6.2 s; before the split (issue #16) 7.9 to 10.2 s.
+limit=$(awk -v t="$T" -v m="$margin" 'BEGIN { print t + m }')
+now() { date +%s.%N; }
 stopped=() # pids stopped here: killed (then resumed) on exit, whatever happened
 cleanup() {
   local p
@@ -47,23 +51,27 @@ rank_pid() { pgrep -f -- "$1 .*--rank $2( |$)" | head -1; }
 hit() {
   kill "-$1" "$2" || bad "no process $2 to $1"
   [ "$1" = STOP ] && stopped+=("$2")
-  t0=$SECONDS
+  t0=$(now)
 }
 
-# await PID NAME: waits for PID (a run started with &) to end, within --timeout + slack after
+# since T0: seconds from T0 (a now() reading) to now, to the hundredth.
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+
+# await PID NAME: waits for PID (a run started with &) to end, within --timeout + margin after
 # the hit; its exit code in $rc.
 await() {
-  for _ in $(seq $(((T + slack + 10) * 10))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  for _ in $(seq $(((T + 10) * 10))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  took=$(since "$t0")
   if kill -0 "$1" 2>/dev/null; then
-    bad "$2: still running $((SECONDS - t0)) s after the fault"
+    bad "$2: still running $took s after the fault"
     kill -KILL "$1"
   fi
   wait "$1"
   rc=$?
-  took=$((SECONDS - t0))
   [ "$rc" -ne 0 ] && ok "$2: exit $rc" || bad "$2: exited 0"
-  [ "$took" -le $((T + slack)) ] && ok "$2: stopped $took s after the fault (--timeout $T)" ||
-    bad "$2: took $took s (--timeout $T)"
+  awk -v t="$took" -v l="$limit" 'BEGIN { exit !(t <= l) }' &&
+    ok "$2: stopped $took s after the fault (--timeout $T)" ||
+    bad "$2: took $took s (--timeout $T, at most $limit s)"
 }
 
 # who K: how the other ranks name rank K (rank 0 is the coordinator they connected to).
@@ -317,7 +325,7 @@ replay_run() {
     sleep 0.1
   done
   [ -n "$pid" ] && stopped+=("$pid")
-  t0=$SECONDS
+  t0=$(now)
   await "$job" "replay, rank $k frozen"
 }
 
