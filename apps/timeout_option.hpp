@@ -4,6 +4,9 @@
 
 namespace dlcnet::cli {
 
+// The largest --timeout (and --spawn-timeout) in seconds: a week, so that it fits an int in ms.
+inline constexpr int kMaxTimeout = 7 * 86400;
+
 inline constexpr const char* kTimeoutHelp =
     "seconds: once the job stops making progress (a peer gone, frozen or stuck), every rank has "
     "exited within this, its error and partial outputs written; a wait for a peer gives up "

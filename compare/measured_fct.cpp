@@ -9,7 +9,7 @@
 namespace dlcnet::compare {
 namespace {
 
-uint64_t to_ns(double ns) {
+uint64_t round_ns(double ns) {
   return ns <= 0 ? 0 : static_cast<uint64_t>(std::llround(ns));
 }
 
@@ -26,8 +26,8 @@ std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Cali
     r.dport = 100;
     r.size = f.size;
     r.start_ns = f.start_ns;
-    r.fct_ns = to_ns(f.latency_ns + c.base_latency_s * 1e9);
-    r.standalone_ns = to_ns(model::standalone_fct_s(f.size, c) * 1e9);
+    r.fct_ns = round_ns(f.latency_ns + c.base_latency_s * 1e9);
+    r.standalone_ns = round_ns(model::standalone_fct_s(f.size, c) * 1e9);
     out.push_back(r);
   }
   std::stable_sort(out.begin(), out.end(),

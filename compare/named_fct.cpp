@@ -10,7 +10,7 @@
 namespace dlcnet::compare {
 namespace {
 
-uint64_t to_ns(double s) {
+uint64_t seconds_to_ns(double s) {
   return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9));
 }
 
@@ -41,9 +41,9 @@ NamedFct name_prediction(const FlowMap& like, std::span<const model::Message> me
     r.sport = it->second->sport;
     r.dport = 100;
     r.size = m.bytes;
-    r.start_ns = to_ns(t.start_s - named.origin_s);
-    r.fct_ns = to_ns(t.finish_s + latency_s - t.start_s);
-    r.standalone_ns = to_ns(model::standalone_fct_s(m.bytes, c));
+    r.start_ns = seconds_to_ns(t.start_s - named.origin_s);
+    r.fct_ns = seconds_to_ns(t.finish_s + latency_s - t.start_s);
+    r.standalone_ns = seconds_to_ns(model::standalone_fct_s(m.bytes, c));
     named.records.push_back(r);
   }
   std::stable_sort(named.records.begin(), named.records.end(),

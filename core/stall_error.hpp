@@ -46,4 +46,21 @@ inline std::vector<int> stalled_on(const std::exception& e) {
       std::move(peers));
 }
 
+// Runs `check` (a Bootstrap::check_peers) inside a wait that has lasted `waited_ns` of its
+// `limit_ns`: another rank's failure it throws goes through rethrow_during_wait, with what the
+// wait awaits from `awaited()` (a pair: the text, the ranks), computed only then; a StallError
+// passes as it is.
+template <class Check, class Awaited>
+void check_peers_during_wait(Check&& check, int64_t waited_ns, int64_t limit_ns,
+                             Awaited&& awaited) {
+  try {
+    check();
+  } catch (const StallError&) {
+    throw;
+  } catch (const Error& e) {
+    auto [waiting, peers] = awaited();
+    rethrow_during_wait(e, waiting, waited_ns, limit_ns, std::move(peers));
+  }
+}
+
 }  // namespace dlcnet

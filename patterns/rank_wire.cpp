@@ -88,14 +88,9 @@ void RankWire::wait(const std::function<bool()>& done, const std::function<std::
   for (uint32_t i = 0; !done(); ++i) {
     poll_once();
     if ((i & 255) != 255) continue;
-    try {
-      check_peers();
-    } catch (const StallError&) {
-      throw;
-    } catch (const Error& e) {
-      rethrow_during_wait(e, what(), now_ns() - start, std::chrono::nanoseconds(limit).count(),
-                          peers ? peers() : std::vector<int>());
-    }
+    check_peers_during_wait(
+        [this] { check_peers(); }, now_ns() - start, std::chrono::nanoseconds(limit).count(),
+        [&] { return std::pair(what(), peers ? peers() : std::vector<int>()); });
     if (d.expired()) {
       throw StallError(what() + " within " + seconds_text(limit) +
                            (rounds > 1 ? " (" + seconds_text(limit_) + " x " +

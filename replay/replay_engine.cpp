@@ -181,15 +181,11 @@ void Engine::housekeeping(int64_t now) {
     // A post still to come (think time, a timed gap) is not a stall.
     if (!heap_.empty()) last_progress_ = now;
     const int64_t limit = std::chrono::nanoseconds(cfg_.progress_timeout).count();
-    try {
-      boot_.check_peers();
-    } catch (const StallError&) {
-      throw;
-    } catch (const Error& e) {
-      Awaited a = awaited();
-      rethrow_during_wait(e, "waiting for " + a.what, now - last_progress_, limit,
-                          std::move(a.peers));
-    }
+    check_peers_during_wait([this] { boot_.check_peers(); }, now - last_progress_, limit,
+                            [this] {
+                              Awaited a = awaited();
+                              return std::pair("waiting for " + a.what, std::move(a.peers));
+                            });
     if (now - last_progress_ > limit) no_progress();
   }
 }

@@ -22,7 +22,7 @@ namespace {
 constexpr uint32_t kMaxIterations = 1'000'000;
 constexpr double kMaxMicroseconds = 3600e6;
 using bench::kMaxRanks;
-using bench::kMaxTimeout;
+using dlcnet::cli::kMaxTimeout;
 
 struct Text {
   std::string size = "64K", model, sizes_from, op = "send", release = "instant", idle = "auto",

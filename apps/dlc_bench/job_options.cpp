@@ -2,6 +2,7 @@
 
 #include "apps/cli_number.hpp"
 #include "apps/cpu_option.hpp"
+#include "apps/timeout_option.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet::bench {
@@ -15,7 +16,7 @@ void add_job_options(CLI::App& app, JobOptions& o) {
                        ->check(cli::whole<uint64_t>(0));
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
   app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
-      ->check(cli::whole<int>(1, kMaxTimeout));
+      ->check(cli::whole<int>(1, cli::kMaxTimeout));
   cli::add_cpu_option(app, o.cpu, false);
 }
 

@@ -14,7 +14,6 @@
 namespace dlcnet::bench {
 
 inline constexpr int kMaxRanks = 4096;
-inline constexpr int kMaxTimeout = 7 * 86400;
 
 struct JobOptions {
   ExplicitRank given;

@@ -21,7 +21,6 @@ constexpr unsigned kSweepMaxLog2 = 23;
 // are combined (timeouts in ms in an int, duration + timeout + slack in seconds).
 constexpr uint64_t kMaxIterations = 1'000'000'000;
 constexpr double kMaxSeconds = 7 * 86400;
-constexpr int kMaxTimeout = 7 * 86400;
 
 void validate(Options& o, const std::string& size_text, bool sweep, bool iters_given) {
   BenchSpec& s = o.spec;
@@ -87,7 +86,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
     sub->add_option("--json", o.json_path, "write the JSON report here");
     sub->add_option("--records", o.records_path, "write one CSV line per message here");
     sub->add_option("--timeout", o.spec.timeout_s, dlcnet::cli::kTimeoutHelp)
-        ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
+        ->check(dlcnet::cli::whole<int>(1, dlcnet::cli::kMaxTimeout));
     sub->add_option("--wire-version", o.wire_version)
         ->check(dlcnet::cli::whole<uint16_t>(0))
         ->group("");  // tests only

@@ -23,7 +23,6 @@ namespace {
 constexpr uint32_t kMaxIterations = 1'000'000;
 constexpr double kMaxTimeScale = 1e6;
 constexpr int kMaxRanks = 65535;
-constexpr int kMaxTimeout = 7 * 86400;
 
 void validate(Options& o, const std::string& mode, const std::string& op, const std::string& idle,
               const std::string& release, int rank, int world) {
@@ -92,7 +91,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
                   ->check(dlcnet::cli::whole<uint64_t>(0));
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
   app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
-      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout));
+      ->check(dlcnet::cli::whole<int>(1, dlcnet::cli::kMaxTimeout));
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   dlcnet::cli::add_star_links_option(app, r.star_links);
   app.add_option("--records", r.records_path,
@@ -103,7 +102,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(dlcnet::cli::whole<uint32_t>(1, 100))
       ->capture_default_str();
   app.add_option("--timeout", r.timeout_s, dlcnet::cli::kTimeoutHelp)
-      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout))
+      ->check(dlcnet::cli::whole<int>(1, dlcnet::cli::kMaxTimeout))
       ->capture_default_str();
   app.add_option("--recv-ahead", r.recv_ahead, "receives posted ahead per peer")
       ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16))

@@ -15,7 +15,6 @@ namespace {
 // wr_id kinds; the index is (iteration << 16) | slot.
 enum Kind : uint8_t { kSend = 1, kRecv = 2, kWrite = 3, kNotify = 4, kNotifyRecv = 5 };
 constexpr uint64_t kSlotBits = 24;
-constexpr uint64_t kNotifyBytes = 8;
 
 uint64_t id(Kind k, uint64_t run, uint32_t slot) noexcept {
   return make_wr_id(k, (run << kSlotBits) | slot);

@@ -8,7 +8,6 @@ namespace dlcnet::ring {
 namespace {
 
 constexpr uint64_t kAlign = 64;
-constexpr uint64_t kNotify = 8;  // bytes of one notification
 
 uint64_t up(uint64_t x) noexcept {
   return (x + kAlign - 1) / kAlign * kAlign;
@@ -43,10 +42,10 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
   m.stage[0] = 3 * vec;
   m.stage[1] = 3 * vec + st;
   m.notify_send = 3 * vec + 2 * st;
-  m.notify_recv[0] = m.notify_send + up(steps * kNotify);
-  m.notify_recv[1] = m.notify_recv[0] + up(steps * kNotify);
+  m.notify_recv[0] = m.notify_send + up(steps * kNotifyBytes);
+  m.notify_recv[1] = m.notify_recv[0] + up(steps * kNotifyBytes);
   m.max_slots = steps;
-  m.total = m.notify_recv[1] + up(steps * kNotify);
+  m.total = m.notify_recv[1] + up(steps * kNotifyBytes);
   return m;
 }
 

@@ -10,6 +10,8 @@
 
 namespace dlcnet::ring {
 
+inline constexpr uint64_t kNotifyBytes = 8;  // bytes of one --op write notification
+
 struct RegionMap {
   uint64_t in = 0, out[2] = {0, 0}, stage[2] = {0, 0};
   uint64_t notify_send = 0, notify_recv[2] = {0, 0};

@@ -67,7 +67,7 @@ TEST(Compare, UnpredictedFlowsAreCountedNotCompared) {
   EXPECT_EQ(c.join.unpredicted[0], 3u);
 }
 
-void expect_error(const std::string& fct, const std::string& want) {
+void expect_fct_error(const std::string& fct, const std::string& want) {
   try {
     run(kMap, fct);
     ADD_FAILURE() << "no error for " << fct;
@@ -77,12 +77,13 @@ void expect_error(const std::string& fct, const std::string& want) {
 }
 
 TEST(Compare, AnFctOfAnotherFlowListIsRefused) {
-  expect_error("0b000101 0b000001 10009 100 1000 0 110000 50000\n",
-               "fct.txt:1: no flow 1 -> 0 with sport 10009");
-  expect_error("0b000101 0b000001 10000 100 1001 0 110000 50000\n", "fct.txt:1: field size");
-  expect_error("0b000101 0b000001 10000 100 1000 77 110000 50000\n", "fct.txt:1: field start_ns");
-  expect_error(std::string(kFct) + "0b000101 0b000001 10000 100 1000 0 110000 50000\n",
-               "fct.txt:5: flow 0 (sport 10000) is predicted twice");
+  expect_fct_error("0b000101 0b000001 10009 100 1000 0 110000 50000\n",
+                   "fct.txt:1: no flow 1 -> 0 with sport 10009");
+  expect_fct_error("0b000101 0b000001 10000 100 1001 0 110000 50000\n", "fct.txt:1: field size");
+  expect_fct_error("0b000101 0b000001 10000 100 1000 77 110000 50000\n",
+                   "fct.txt:1: field start_ns");
+  expect_fct_error(std::string(kFct) + "0b000101 0b000001 10000 100 1000 0 110000 50000\n",
+                   "fct.txt:5: flow 0 (sport 10000) is predicted twice");
 }
 
 }  // namespace

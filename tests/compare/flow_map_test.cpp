@@ -76,7 +76,7 @@ TEST(CompareFlowMap, FlowTxtMatchesTheMap) {
   }
 }
 
-void expect_error(const std::string& text, const std::string& want) {
+void expect_map_error(const std::string& text, const std::string& want) {
   std::istringstream in(text);
   try {
     read_flow_map(in, "bad.map");
@@ -88,15 +88,15 @@ void expect_error(const std::string& text, const std::string& want) {
 
 TEST(CompareFlowMap, MalformedMapsNameFileLineAndField) {
   const std::string head = "# dlcnet flow map 1\n# tool t\n# group round\n# origin_ns 0\n";
-  expect_error("0 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map: not a dlcnet flow map");
-  expect_error("# dlcnet flow map 7\n0 1 0 10000 5 0 1 0 -1 0 0\n", "reads version 1");
-  expect_error(head + "0 1 0 10000 5x 0 1 0 -1 0 0\n", "bad.map:5: field size");
-  expect_error(head + "0 1 0 10000 5 0 1 0 -1 0\n", "bad.map:5: field opnum: missing");
-  expect_error(head + "1 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map:5: field flow");
-  expect_error(head + "0 1 0 10000 5 9 1 0 -1 0 0\n1 1 0 10001 5 3 1 0 -1 0 0\n",
-               "bad.map:6: field start_ns");
-  expect_error(head + "0 1 0 10000 5 0 nan 0 -1 0 0\n", "bad.map:5: field latency_ns");
-  expect_error(head + "0 1 0 10000 5 0 1 0 -1 0 0 7\n", "bad.map:5: more fields");
+  expect_map_error("0 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map: not a dlcnet flow map");
+  expect_map_error("# dlcnet flow map 7\n0 1 0 10000 5 0 1 0 -1 0 0\n", "reads version 1");
+  expect_map_error(head + "0 1 0 10000 5x 0 1 0 -1 0 0\n", "bad.map:5: field size");
+  expect_map_error(head + "0 1 0 10000 5 0 1 0 -1 0\n", "bad.map:5: field opnum: missing");
+  expect_map_error(head + "1 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map:5: field flow");
+  expect_map_error(head + "0 1 0 10000 5 9 1 0 -1 0 0\n1 1 0 10001 5 3 1 0 -1 0 0\n",
+                   "bad.map:6: field start_ns");
+  expect_map_error(head + "0 1 0 10000 5 0 nan 0 -1 0 0\n", "bad.map:5: field latency_ns");
+  expect_map_error(head + "0 1 0 10000 5 0 1 0 -1 0 0 7\n", "bad.map:5: more fields");
 }
 
 }  // namespace

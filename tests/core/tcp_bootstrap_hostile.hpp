@@ -21,6 +21,7 @@
 #include "core/frame_reader.hpp"
 #include "core/socket.hpp"
 #include "core/tcp_bootstrap.hpp"
+#include "core/tcp_bootstrap_impl.hpp"
 #include "core/wire.hpp"
 #include "tests/core/tcp_bootstrap_test_config.hpp"
 
@@ -33,7 +34,6 @@ inline constexpr int kRanks = 8;
 inline constexpr uint64_t kToken = 42;  // local_config()'s
 inline constexpr milliseconds kHelloTimeout{3000};
 inline constexpr milliseconds kSlack{1000};  // less than kHelloTimeout
-inline constexpr uint16_t kHello = 1, kWelcome = 2, kReject = 3, kCollective = 4, kResult = 5;
 
 inline milliseconds since(Clock::time_point t) {
   return std::chrono::duration_cast<milliseconds>(Clock::now() - t);

@@ -21,7 +21,7 @@ using std::chrono::milliseconds;
 
 constexpr int kRanks = 1024;
 
-TcpBootstrapConfig config(int rank, int size, uint16_t port) {
+TcpBootstrapConfig scale_config(int rank, int size, uint16_t port) {
   return local_config(rank, size, port, milliseconds(20000), milliseconds(60000));
 }
 
@@ -32,7 +32,7 @@ class RankThreads {
     for (int r = first; r < size; ++r) {
       threads_.emplace_back([=, this] {
         try {
-          TcpBootstrap b(config(r, size, port));
+          TcpBootstrap b(scale_config(r, size, port));
           b.join();
           ++joined_;
           body(b);
@@ -60,7 +60,7 @@ class RankThreads {
 TEST(TcpBootstrapScale, StalledHelloDelaysNoOtherJoin) {
   // Rank 0 waits up to 40 s for a hello: one hello at a time, no other rank could join before
   // rank 1's completes (or that time passes); served together, they all join meanwhile.
-  TcpBootstrapConfig rc = config(0, kRanks, 0);
+  TcpBootstrapConfig rc = scale_config(0, kRanks, 0);
   rc.hello_timeout = milliseconds(40000);
   rc.join_timeout = milliseconds(60000);
   TcpBootstrap root(rc);
@@ -106,7 +106,7 @@ TEST(TcpBootstrapScale, StalledHelloDelaysNoOtherJoin) {
 
 // Frames rank 0 handles in a join followed by `collectives` collectives of `n` ranks.
 BootstrapTraffic root_traffic(int n, int collectives) {
-  TcpBootstrap root(config(0, n, 0));
+  TcpBootstrap root(scale_config(0, n, 0));
   std::atomic<int> wrong{0};
   auto body = [&](TcpBootstrap& b) {
     for (int k = 0; k < collectives; ++k) {

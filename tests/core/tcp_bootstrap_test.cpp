@@ -23,7 +23,7 @@ TEST(TcpBootstrap, FiveRanksExchangeColumnsAndGather) {
   TcpBootstrap root(config(0, n, 0));
   const uint16_t port = root.port();
   std::vector<std::future<int>> others;
-  auto body = [n](Bootstrap& b) {
+  auto body = [](Bootstrap& b) {
     int errors = 0;
     for (int round = 0; round < 20; ++round) {
       std::vector<Bytes> out(n);

@@ -43,6 +43,7 @@ std::vector<uint64_t> simulate(Collective c, uint64_t bytes, int n, uint32_t t, 
       if (g != kNoElement) s.in[g] += 1.0f;
     }
     for (const Piece& p : plans.back().copies) {
+      if (p.count == 0) continue;  // an empty vector's data() may be null (memcpy's UB)
       std::memcpy(s.out.data() + p.off, s.in.data() + p.off, p.count * sizeof(float));
     }
   }

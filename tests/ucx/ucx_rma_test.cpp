@@ -24,7 +24,9 @@ class UcxRma : public ::testing::TestWithParam<SizeParam> {
 // tells the peer with a message. A signaled write completes only once the data is at the
 // target, so the message proves the peer's region holds the data when it arrives.
 TEST_P(UcxRma, WriteAndReadMoveTheBytes) {
-  const auto& [fabric, size] = GetParam();
+  // Not a structured binding: clang 14 cannot capture one in the lambda below.
+  const Fabric& fabric = std::get<0>(GetParam());
+  const size_t size = std::get<1>(GetParam());
   run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
     auto t = make_ucx_transport(options_for(fabric));
     // [0, size) source, [size, 2 size) written by the peer, [2 size, 3 size) read from the peer
