@@ -56,8 +56,10 @@ tier() {
 # table, UCX's modules, unloaded before the check so that no suppression can name them: 8 000+
 # reports per process), and the check took 17 s per exit, past the tests' --timeout bounds.
 # AddressSanitizer's memory errors and every UndefinedBehaviorSanitizer check stay fatal.
-export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+# A finding aborts (SIGABRT) rather than exiting 1, so that no test that expects a tool to
+# fail can mistake a sanitizer's exit for the error it waits for.
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:abort_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 tier host ctest --test-dir "$sanitize" -LE 'guest2|scale' --output-on-failure --timeout 900
 # scale: tests whose bounds are speed at many ranks, on the optimized build.
 tier scale ctest --test-dir "$build" -L scale --output-on-failure --timeout 900
