@@ -137,7 +137,13 @@ kvm_problem() {
   local v
   v="$(python3 -c 'import fcntl, os; print(fcntl.ioctl(os.open("/dev/kvm", os.O_RDWR), 0xAE00))' 2>&1)" ||
     { echo "/dev/kvm does not answer: ${v##*$'\n'}"; return; }
-  [ "$v" = 12 ] || echo "/dev/kvm answers API version $v, not 12"
+  [ "$v" = 12 ] || { echo "/dev/kvm answers API version $v, not 12"; return; }
+  # A device that answers can still fail the first vCPU (nested KVM without an MSR QEMU sets:
+  # "failed to set MSR 0x10a", then an assertion): start one, paused, and quit.
+  local out
+  out="$(echo quit | timeout 30 qemu-system-x86_64 -machine pc,accel=kvm -cpu host -S -nodefaults \
+    -display none -monitor stdio -m 64 2>&1 >/dev/null)" ||
+    echo "QEMU cannot start a KVM vCPU here: $(echo "$out" | grep -m1 -i 'error' || echo "$out" | tail -1)"
 }
 case "$accel" in
   tcg) accel_reason="requested" ;;
