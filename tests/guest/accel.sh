@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The guest's accelerator (scripts/rdma-run.sh --accel / DLCNET_GUEST_ACCEL): KVM where
-# /dev/kvm works and QEMU starts a vCPU on it, TCG otherwise with the reason; a forced KVM without it is bad usage.
+# /dev/kvm works and QEMU starts a vCPU on it, TCG otherwise with the reason; a forced KVM
+# without it is bad usage.
 set -uo pipefail
 R="$(dirname "$0")/../../scripts/rdma-run.sh"
 passed=0

@@ -6,6 +6,7 @@ usage: mutate_job.py SRC DST SEED
 """
 import pathlib
 import random
+import re
 import shutil
 import sys
 
@@ -16,17 +17,7 @@ EDGES = [b"2147483647", b"2147483648", b"-2147483648", b"4294967296", b"-1", b"0
 
 def numbers(data):
     """(start, end) of every run of digits, with a leading minus."""
-    spans, i = [], 0
-    while i < len(data):
-        if data[i:i + 1].isdigit():
-            j = i
-            while j < len(data) and data[j:j + 1].isdigit():
-                j += 1
-            spans.append((i - 1 if i > 0 and data[i - 1:i] == b"-" else i, j))
-            i = j
-        else:
-            i += 1
-    return spans
+    return [m.span() for m in re.finditer(rb"-?[0-9]+", data)]
 
 
 def mutate(data, rng):
