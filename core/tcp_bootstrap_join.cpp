@@ -12,11 +12,11 @@
 #include <sys/socket.h>
 
 #include <cerrno>
-#include <iostream>
 #include <list>
 
 #include "core/error.hpp"
 #include "core/frame_reader.hpp"
+#include "core/log_line.hpp"
 #include "core/stop_budget.hpp"
 #include "core/tcp_bootstrap_impl.hpp"
 
@@ -44,8 +44,7 @@ void set_nonblocking(const Socket& s) {
 // read gets what fits into its socket's buffer, and a reject is small.
 void turn_away(const Socket& s, const std::string& from, const std::string& reason,
                int& turned_away) {
-  if (turned_away++ < kNotedTurnAways)
-    std::cerr << "bootstrap: turned away " << from << ": " << reason << '\n';
+  if (turned_away++ < kNotedTurnAways) log_line("bootstrap: turned away " + from + ": " + reason);
   try {
     WireWriter w;
     w.str(reason.substr(0, kReasonMax - 4));
@@ -181,8 +180,8 @@ void TcpBootstrap::accept_ranks(Deadline deadline) {
     }
   }
   if (turned_away > kNotedTurnAways) {
-    std::cerr << "bootstrap: turned away " << turned_away - kNotedTurnAways
-              << " more connections during the join\n";
+    log_line("bootstrap: turned away " + std::to_string(turned_away - kNotedTurnAways) +
+             " more connections during the join");
   }
   im.listener = Socket();
 }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/log_line.hpp"
 #include "core/output_file.hpp"
 #include "core/record.hpp"
 #include "core/run_context.hpp"
@@ -99,7 +100,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   const bool initiator = role == kClient;
   (void)read_counters(o, choice);  // refuses -W under UCX before the peer waits for us
   if (!quiet) {
-    std::cerr << "dlc-bench: transport " << choice.chosen << " (" << choice.reason << ")\n";
+    log_line("dlc-bench: transport " + choice.chosen + " (" + choice.reason + ")");
   }
   // Two ranks of one process (--loopback) take two cores; one rank per host takes the first.
   const CpuBinding cpu =
@@ -125,7 +126,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   Job job(jc);
   if (on_listening) on_listening(job.port());
   if (role == kServer && !quiet) {
-    std::cerr << "dlc-bench: waiting for a client on port " << job.port() << '\n';
+    log_line("dlc-bench: waiting for a client on port " + std::to_string(job.port()));
   }
   job.join();
   Transport& t = *choice.transport;
@@ -195,15 +196,15 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     if (initiator && agreed && out->json && !done.sizes.empty() && !reported) {
       try {
         report(cause);
-        std::cerr << "dlc-bench: " << out->json->name() << ": the " << done.sizes.size()
-                  << " size(s) measured before the failure, marked incomplete\n";
+        log_line("dlc-bench: " + out->json->name() + ": the " + std::to_string(done.sizes.size()) +
+                 " size(s) measured before the failure, marked incomplete");
       } catch (const std::exception& w) {
-        std::cerr << "dlc-bench: error: " << w.what() << '\n';
+        log_line(std::string("dlc-bench: error: ") + w.what());
       }
     }
     throw Error(cause);
   }
-  if (!initiator && !quiet) std::cerr << "dlc-bench: client finished\n";
+  if (!initiator && !quiet) log_line("dlc-bench: client finished");
 }
 
 }  // namespace
@@ -246,14 +247,14 @@ int run(const Options& o, int argc, const char* const* argv) {
       try {
         std::rethrow_exception(server_error);
       } catch (const std::exception& e) {
-        std::cerr << "dlc-bench: error (server side): " << e.what() << '\n';
+        log_line(std::string("dlc-bench: error (server side): ") + e.what());
       }
     }
     if (client_error) std::rethrow_exception(client_error);
     if (server_error) std::rethrow_exception(server_error);
     return 0;
   } catch (const std::exception& e) {
-    std::cerr << "dlc-bench: error: " << e.what() << '\n';
+    log_line(std::string("dlc-bench: error: ") + e.what());
     return 1;
   }
 }

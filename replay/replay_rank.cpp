@@ -13,6 +13,7 @@
 #include "compare/measured_fct.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/log_line.hpp"
 #include "core/progress_line.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
@@ -150,8 +151,9 @@ int replay_joined(const RunOptions& o, const model::Calibration* calibration, Jo
                         {"records_planned", p.planned},
                         {"records_written", p.records_written}};
         write_json_file(*out.json(), doc);
-        std::cerr << "dlc-replay: " << out.json()->name() << ": rank 0's " << p.done << " of "
-                  << p.planned << " records completed before the failure, marked incomplete\n";
+        log_line("dlc-replay: " + out.json()->name() + ": rank 0's " + std::to_string(p.done) +
+                 " of " + std::to_string(p.planned) +
+                 " records completed before the failure, marked incomplete");
       }});
     }
     throw Error(cause);

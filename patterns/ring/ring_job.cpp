@@ -9,6 +9,7 @@
 #include "compare/flow_export.hpp"
 #include "core/clock_sync.hpp"
 #include "core/error.hpp"
+#include "core/log_line.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
 #include "core/units.hpp"
@@ -202,8 +203,8 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
       nlohmann::json doc = ring_json(spec, world, done);
       doc.update(incomplete_report(cause, context(), jl, out));
       write_json_file(*out.json(), doc);
-      std::cerr << "dlc-bench ring: " << out.json()->name() << ": the " << all.size()
-                << " size(s) completed before the failure, marked incomplete\n";
+      log_line("dlc-bench ring: " + out.json()->name() + ": the " + std::to_string(all.size()) +
+               " size(s) completed before the failure, marked incomplete");
     };
     write_each({records, partial_json});
     throw Error(cause);
