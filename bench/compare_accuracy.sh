@@ -16,17 +16,24 @@ repo="$(cd "$here/.." && pwd)"
 usage() {
   cat <<'EOF2'
 usage: bench/compare_accuracy.sh OUT.json [--workers "1 2 4 8 16"] [--ranks "2 3 4"]
-                                 [--rate 100mbit] [--build DIR] [--png OUT.png]
+                                 [--rate 100mbit] [--fair] [--initcwnd N] [--build DIR]
+                                 [--png OUT.png]
 Needs root (network namespaces). Writes every case's comparison and the table to OUT.json and
-a plot to --png.
+a plot to --png. --fair: the star's shaped ports share their rate between the senders (deficit
+round robin, scripts/netns-star.sh --fair) instead of one FIFO; --initcwnd N: the hosts' TCP
+starts with N segments in flight and large socket buffers, so a burst is on the wire at once
+as from an RDMA NIC (netns-star.sh --initcwnd).
 EOF2
 }
 out=""; workers="1 2 4 8 16"; ranks="2 3 4"; rate=100mbit; build="$repo/build"; png=""
+star_opts=(); ports=fifo; initcwnd=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --workers) workers="$2"; shift 2 ;;
     --ranks) ranks="$2"; shift 2 ;;
     --rate) rate="$2"; shift 2 ;;
+    --fair) star_opts+=(--fair); ports=fair; shift ;;
+    --initcwnd) initcwnd="$2"; star_opts+=(--initcwnd "$2"); shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --png) png="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -87,7 +94,7 @@ run_case() {
 maxw=1
 for w in $workers; do [ "$w" -gt "$maxw" ] && maxw=$w; done
 bash "$STAR" up --prefix "$prefix" --hosts $((maxw + 1)) --rate "$rate" --burst 32kb \
-  --limit 8mb >/dev/null
+  --limit 8mb "${star_opts[@]}" >/dev/null
 calibrate "$work/cal-fanin"
 for w in $workers; do
   # --solo 1: one solo round per worker; 1 warm-up; 5 measured iterations.
@@ -99,12 +106,13 @@ bash "$STAR" down --prefix "$prefix" >/dev/null
 maxn=2
 for n in $ranks; do [ "$n" -gt "$maxn" ] && maxn=$n; done
 bash "$STAR" up --prefix "$prefix" --hosts "$maxn" --rate "$rate" --burst 32kb --limit 4mb \
-  --all-ports >/dev/null
+  --all-ports "${star_opts[@]}" >/dev/null
 calibrate "$work/cal-ring"
 for n in $ranks; do
   run_case "ring-$n" "$n" "$work/cal-ring/c.json" ring -b 1M -e 4M -f 2 -n 3 -w 1
 done
 
 bench_context "$work/context.json" "rate=$(json_str "$rate")" "workers=$(json_str "$workers")" \
-  "ranks=$(json_str "$ranks")" "UCX_RNDV_THRESH=$(json_str "$UCX_RNDV_THRESH")"
+  "ranks=$(json_str "$ranks")" "ports=$(json_str "$ports")" "initcwnd=$(json_str "$initcwnd")" \
+  "UCX_RNDV_THRESH=$(json_str "$UCX_RNDV_THRESH")"
 python3 "$here/compare_accuracy_report.py" "$work" "$out" ${png:+--png "$png"}

@@ -50,6 +50,7 @@ Comparison compare(const FlowMap& map, const std::string& measured_file,
   std::vector<double> ge;
   for (const GroupError& g : c.groups) ge.push_back(std::fabs(g.error()));
   c.group_abs_error = summarize_latency(ge);
+  c.repeat = measured_repeatability(c.join.matched);
   return c;
 }
 
@@ -73,6 +74,12 @@ void print_comparison(std::ostream& out, const Comparison& c) {
   out << "  fct p50: measured " << ms(s.measured_s.p50) << ", predicted " << ms(s.predicted_s.p50)
       << "; p99: measured " << ms(s.measured_s.p99) << ", predicted " << ms(s.predicted_s.p99)
       << '\n';
+  if (c.repeat.messages > 0) {
+    out << "  the measurement against itself (the same message, next " << c.group_kind
+        << " of the same shape): |change| p50 " << abs_pct(c.repeat.abs_change.p50) << ", p90 "
+        << abs_pct(c.repeat.abs_change.p90) << " (" << c.repeat.messages << " messages, "
+        << c.repeat.group_pairs << " pairs of " << c.group_kind << "s)\n";
+  }
   if (!c.groups.empty()) {
     out << "  " << c.groups.size() << " " << c.group_kind
         << "s (first post to last arrival): |error| p50 " << abs_pct(c.group_abs_error.p50)
@@ -125,6 +132,10 @@ nlohmann::json comparison_json(const Comparison& c) {
           {"group_kind", c.group_kind},
           {"groups", groups},
           {"group_abs_error", latency_summary_json(c.group_abs_error)},
+          {"measured_repeatability",
+           {{"messages", c.repeat.messages},
+            {"group_pairs", c.repeat.group_pairs},
+            {"abs_change", latency_summary_json(c.repeat.abs_change)}}},
           {"worst", worst}};
 }
 

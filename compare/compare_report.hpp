@@ -12,6 +12,7 @@
 #include "compare/error_stats.hpp"
 #include "compare/fct_join.hpp"
 #include "compare/group_errors.hpp"
+#include "compare/repeatability.hpp"
 
 namespace dlcnet::compare {
 
@@ -23,6 +24,7 @@ struct Comparison {
   ErrorSummary messages;
   std::vector<GroupError> groups;
   LatencySummary group_abs_error;  // |e| over the groups
+  Repeatability repeat;            // the measurement against itself, group to group
 };
 
 Comparison compare(const FlowMap& map, const std::string& measured_file,

@@ -5,7 +5,7 @@
 #
 #   netns-star.sh up --prefix P --hosts N [--rate 100mbit] [--burst 32kb] [--limit 256kb]
 #                    [--netem "delay 100us"] [--all-ports] [--subnet 10.230.0]
-#                    [--initcwnd N]
+#                    [--initcwnd N] [--fair]
 #   netns-star.sh down --prefix P
 #
 # up builds P-h0 .. P-h{N-1} (veth h<i>, address <subnet>.<i+1>/24, lo up) and P-sw (bridge
@@ -14,13 +14,17 @@
 #   port <netns> <dev> <qdisc as `tc qdisc show` prints it>
 # The tbf goes on p0 (every port with --all-ports). --netem adds that netem as the root qdisc
 # of every rank's h<i>, so each direction of a flow crosses it once and the switch ports hold
-# only the tbf. up refuses a prefix that is in use and removes what it made when it fails.
+# only the tbf. --fair makes each shaped port share its rate fairly between the senders
+# instead of one FIFO: an htb at the same rate and burst with one class per source host, equal
+# quanta of one frame (deficit round robin between the hosts that have packets queued), each
+# class's own byte FIFO holding --limit; what a max-min model (docs/model.md) assumes of a
+# switch. up refuses a prefix that is in use and removes what it made when it fails.
 # down removes every namespace of the prefix (and with it their veths and the bridge); it is
 # idempotent.
 set -euo pipefail
 
 usage() {
-  sed -n '6,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 die() {
@@ -65,6 +69,26 @@ undo_failed_up() {
   down "$2" || true
 }
 
+# fair_port NS DEV HOSTS: the port's rate shared between source hosts by deficit round robin
+# (htb: every class guaranteed almost nothing and allowed the whole rate, so all of the rate is
+# lent in equal quanta; a packet of no host's address, ARP, goes to class 1:ffff, the same).
+fair_port() {
+  local ns="$1" dev="$2" hosts="$3" j cls
+  tc -n "$ns" qdisc add dev "$dev" root handle 1: htb default ffff
+  tc -n "$ns" class add dev "$dev" parent 1: classid 1:1 htb rate "$rate" ceil "$rate" \
+    burst "$burst" cburst "$burst" quantum 1514
+  for ((j = 0; j <= hosts; j++)); do
+    cls=$((j + 16))
+    [ "$j" -eq "$hosts" ] && cls=ffff
+    tc -n "$ns" class add dev "$dev" parent 1:1 classid "1:$cls" htb rate 8kbit ceil "$rate" \
+      burst "$burst" cburst "$burst" quantum 1514
+    tc -n "$ns" qdisc add dev "$dev" parent "1:$cls" bfifo limit "$limit"
+    [ "$j" -eq "$hosts" ] && break
+    tc -n "$ns" filter add dev "$dev" parent 1: protocol ip prio 1 u32 \
+      match ip src "$subnet.$((j + 1))/32" flowid "1:$cls"
+  done
+}
+
 up() {
   local prefix="$1" hosts="$2" sw="$1-sw" i ns
   [ -z "$(prefix_namespaces "$prefix")" ] ||
@@ -103,7 +127,11 @@ up() {
         die "netem on h$i failed: is sch_netem in this kernel (CONFIG_NET_SCH_NETEM)?"
     fi
     if [ "$i" -eq 0 ] || [ "$all_ports" -eq 1 ]; then
-      tc -n "$sw" qdisc add dev "p$i" root tbf rate "$rate" burst "$burst" limit "$limit"
+      if [ "$fair" -eq 1 ]; then
+        fair_port "$sw" "p$i" "$hosts"
+      else
+        tc -n "$sw" qdisc add dev "p$i" root tbf rate "$rate" burst "$burst" limit "$limit"
+      fi
     fi
   done
   for ((i = 0; i < hosts; i++)); do
@@ -122,7 +150,7 @@ up() {
 [ $# -ge 1 ] || usage
 cmd="$1"
 shift
-prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd=""
+prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd="" fair=0
 subnet="10.230.0"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -135,6 +163,7 @@ while [ $# -gt 0 ]; do
     --subnet) subnet="${2:?--subnet needs a value}"; shift 2 ;;
     --all-ports) all_ports=1; shift ;;
     --initcwnd) initcwnd="${2:?--initcwnd needs a value}"; shift 2 ;;
+    --fair) fair=1; shift ;;
     -h | --help) usage ;;
     *) die "unknown argument '$1'" ;;
   esac
