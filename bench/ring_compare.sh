@@ -47,6 +47,9 @@ Options:
   --star-rates LIST  tbf rates (default "200mbit"); --star-sizes MIN:MAX (default 1M:16M);
                      --star-n ITERS (default 5), --star-w WARM (default 1)
   --star-burst B, --star-limit L   tbf burst and limit (default 32kb, 1mb: 40 ms at 200 Mbit/s)
+  --star-fair        ports that share their rate between source hosts (netns-star.sh --fair:
+                     an htb at the same rate, deficit round robin between the senders, each
+                     with its own FIFO of --star-limit) instead of one FIFO tbf
   --no-star, --no-star-mpi
   --idle MODE        dlc-bench --idle (default: its own, auto)
   --segment BYTES    dlc-bench --segment (default: its own)
@@ -73,6 +76,7 @@ die() { echo "ring_compare: $*" >&2; exit 2; }
 out=""; ranks_list="2 4"; rounds=3; sizes="4K:64M"; factor=2; iters=10; warm=2
 tls_list="tcp sm"; star=1; star_mpi=1; star_rates="200mbit"; star_sizes="1M:16M"
 star_iters=5; star_warm=1; star_burst=32kb; star_limit=1mb; idle=""; run_timeout=900
+star_fair=()
 wait_timeout=120  # dlc-bench --timeout: the longest any one wait of a rank may last
 build_dir="$repo/build"; build=1; logs=""; png=""; only=""; mpi_bind=default
 segment=""; extra_env_text=
@@ -97,6 +101,7 @@ while [ $# -gt 0 ]; do
     --no-build) build=0; shift ;;
     --no-star) star=0; shift ;;
     --no-star-mpi) star_mpi=0; shift ;;
+    --star-fair) star_fair=(--fair); shift ;;
     -*) die "unknown option $1 (try --help)" ;;
     *) [ -z "$out" ] || die "one OUT.json only"; out="$1"; shift ;;
   esac
@@ -405,7 +410,8 @@ if [ "$star" -eq 1 ]; then
     section="star-$rate"
     rate_bps=$(python3 -c "import re; m=re.fullmatch(r'([0-9.]+)(k|m|g)?bit', '$rate'); print(int(float(m.group(1))*{None:1,'k':1e3,'m':1e6,'g':1e9}[m.group(2)]))")
     bash "$repo/scripts/netns-star.sh" up --prefix "$star_prefix" --hosts "$max_n" --rate "$rate" \
-      --burst "$star_burst" --limit "$star_limit" --all-ports --subnet "$star_subnet" >"$work/raw/$section-star.txt"
+      --burst "$star_burst" --limit "$star_limit" --all-ports --subnet "$star_subnet" \
+      "${star_fair[@]}" >"$work/raw/$section-star.txt"
     if [ "$star_mpi" -eq 1 ]; then
       # PMIx's client connects to mpirun over TCP: one more bridge port, to this namespace.
       hv="rcmp$$"
@@ -464,7 +470,7 @@ bench_context "$work/context.json" \
   "rounds=$rounds" "sizes=$(json_str "$sizes")" "factor=$factor" "iterations=$iters" "warmup=$warm" \
   "host_fabrics=$(json_str "$tls_list")" "star_rates=$(json_str "$(if [ "$star" -eq 1 ]; then echo "$star_rates"; fi)")" \
   "star_sizes=$(json_str "$star_sizes")" "star_iterations=$star_iters" "star_warmup=$star_warm" \
-  "star_tbf=$(json_str "tbf on every port (--all-ports), burst $star_burst, limit $star_limit")" \
+  "star_tbf=$(json_str "$(if [ ${#star_fair[@]} -gt 0 ]; then echo "fair ports (htb, DRR between source hosts, netns-star.sh --fair)"; else echo "tbf"; fi) on every port (--all-ports), burst $star_burst, limit $star_limit")" \
   "star_mpi=$( [ "$star" -eq 1 ] && [ "$star_mpi" -eq 1 ] && echo true || echo false)" \
   "dlcnet_idle=$(json_str "${idle:-auto, dlc-bench default}")" \
   "dlcnet_segment=$(json_str "${segment:-dlc-bench default}")" \
