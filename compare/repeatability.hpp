@@ -16,9 +16,9 @@
 namespace dlcnet::compare {
 
 struct Repeatability {
-  uint64_t messages = 0;       // messages held against their repeat
-  uint64_t group_pairs = 0;    // pairs of same-shaped groups
-  LatencySummary abs_change;   // |b - a| / a over those messages
+  uint64_t messages = 0;      // messages held against their repeat
+  uint64_t group_pairs = 0;   // pairs of same-shaped groups
+  LatencySummary abs_change;  // |b - a| / a over those messages
 };
 
 // Messages of group -1 are left out; groups whose shape no other group has add nothing.

@@ -25,9 +25,9 @@ TEST(Repeatability, SameMessageInTheNextGroupOfItsShape) {
   // Rounds 0 and 2: two senders, two messages each; round 1 another shape (one sender).
   // 1->0 first: 100 then 110 (+10 %); 1->0 second: 200 then 150 (25 %); 2->0: 100 then 100.
   const std::vector<Matched> m = {
-      msg(1, 0, 64, 0, 100, 0),      msg(1, 0, 64, 1, 200, 0),      msg(2, 0, 64, 0, 100, 0),
-      msg(1, 0, 64, 500, 999, 1),    msg(2, 0, 64, 1000, 100, 2),   msg(1, 0, 64, 1001, 150, 2),
-      msg(1, 0, 64, 1000, 110, 2),   msg(3, 0, 64, 0, 5, -1),
+      msg(1, 0, 64, 0, 100, 0),    msg(1, 0, 64, 1, 200, 0),    msg(2, 0, 64, 0, 100, 0),
+      msg(1, 0, 64, 500, 999, 1),  msg(2, 0, 64, 1000, 100, 2), msg(1, 0, 64, 1001, 150, 2),
+      msg(1, 0, 64, 1000, 110, 2), msg(3, 0, 64, 0, 5, -1),
   };
   const Repeatability r = measured_repeatability(m);
   EXPECT_EQ(r.group_pairs, 1u);
