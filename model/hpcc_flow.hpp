@@ -23,11 +23,14 @@ struct HpccFlow {
   double start_s = 0;
 };
 
-// Throws Error naming `file`, the line and the field on anything malformed: a field that is
-// not a number, a missing or extra field, a start before the previous line's, fewer or more
-// flows than the first line says.
-std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file);
-std::vector<HpccFlow> read_flow_txt(const std::string& path);
+// Reads the flows the first line counts, as HPCC's simulator does: lines after them are not
+// read (HPCC's own example flow.txt says 2 and lists 258 flows and a note); `ignored`, when
+// given, gets how many non-blank lines that left. Throws Error naming `file`, the line and the
+// field on anything malformed among the counted flows: a field that is not a number, a missing
+// or extra field, a start before the previous line's, fewer flows than the first line says.
+std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file,
+                                    size_t* ignored = nullptr);
+std::vector<HpccFlow> read_flow_txt(const std::string& path, size_t* ignored = nullptr);
 
 // Writes the count and the flows in order of start (stable); starts to the nanosecond.
 void write_flow_txt(std::ostream& out, std::span<const HpccFlow> flows);

@@ -6,6 +6,7 @@
 
 #include "apps/dlc_compare/commands.hpp"
 #include "core/error.hpp"
+#include "core/log_line.hpp"
 #include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "model/hpcc_fct.hpp"
@@ -32,7 +33,13 @@ int run_predict(const PredictOptions& o, Argv args) {
   const std::unique_ptr<OutputFile> queue = open_output("--queue", o.queue);
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const model::Calibration c = model::read_calibration(o.calibration);
-  const std::vector<model::HpccFlow> flows = model::read_flow_txt(o.flows);
+  size_t ignored = 0;
+  const std::vector<model::HpccFlow> flows = model::read_flow_txt(o.flows, &ignored);
+  if (ignored > 0) {
+    log_line("dlc-compare predict: " + o.flows + ": the " + std::to_string(flows.size()) +
+             " flows its first line counts, as HPCC reads it; the " + std::to_string(ignored) +
+             " lines after them left unread");
+  }
   const model::Network net = model::network_for(o.net, flows, o.flows, c);
   const std::vector<model::Message> messages = model::messages_from_flows(flows);
   const model::Prediction p = model::predict(net, c, messages);
