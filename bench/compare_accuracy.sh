@@ -47,7 +47,6 @@ source "$here/lib.sh"
 B="$build/bin/dlc-bench"
 C="$build/bin/dlc-compare"
 [ -x "$B" ] && [ -x "$C" ] || { echo "compare_accuracy.sh: build dlc-bench and dlc-compare in $build" >&2; exit 1; }
-build_note="the build in $build"
 STAR="$repo/scripts/netns-star.sh"
 RUN="$repo/scripts/star-run.sh"
 prefix="acc$$"
