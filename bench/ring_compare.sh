@@ -50,6 +50,8 @@ Options:
   --star-fair        ports that share their rate between source hosts (netns-star.sh --fair:
                      an htb at the same rate, deficit round robin between the senders, each
                      with its own FIFO of --star-limit) instead of one FIFO tbf
+  --star-fair-flows  the same between TCP flows (netns-star.sh --fair-flows): a flow's ACKs
+                     then never queue behind another flow's data
   --no-star, --no-star-mpi
   --idle MODE        dlc-bench --idle (default: its own, auto)
   --segment BYTES    dlc-bench --segment (default: its own)
@@ -102,6 +104,7 @@ while [ $# -gt 0 ]; do
     --no-star) star=0; shift ;;
     --no-star-mpi) star_mpi=0; shift ;;
     --star-fair) star_fair=(--fair); shift ;;
+    --star-fair-flows) star_fair=(--fair-flows); shift ;;
     -*) die "unknown option $1 (try --help)" ;;
     *) [ -z "$out" ] || die "one OUT.json only"; out="$1"; shift ;;
   esac
@@ -470,7 +473,7 @@ bench_context "$work/context.json" \
   "rounds=$rounds" "sizes=$(json_str "$sizes")" "factor=$factor" "iterations=$iters" "warmup=$warm" \
   "host_fabrics=$(json_str "$tls_list")" "star_rates=$(json_str "$(if [ "$star" -eq 1 ]; then echo "$star_rates"; fi)")" \
   "star_sizes=$(json_str "$star_sizes")" "star_iterations=$star_iters" "star_warmup=$star_warm" \
-  "star_tbf=$(json_str "$(if [ ${#star_fair[@]} -gt 0 ]; then echo "fair ports (htb, DRR between source hosts, netns-star.sh --fair)"; else echo "tbf"; fi) on every port (--all-ports), burst $star_burst, limit $star_limit")" \
+  "star_tbf=$(json_str "$(case "${star_fair[*]}" in --fair) echo "fair ports (htb, DRR between source hosts, netns-star.sh --fair)" ;; --fair-flows) echo "fair ports (htb, DRR between TCP flows, netns-star.sh --fair-flows)" ;; *) echo "tbf" ;; esac) on every port (--all-ports), burst $star_burst, limit $star_limit")" \
   "star_mpi=$( [ "$star" -eq 1 ] && [ "$star_mpi" -eq 1 ] && echo true || echo false)" \
   "dlcnet_idle=$(json_str "${idle:-auto, dlc-bench default}")" \
   "dlcnet_segment=$(json_str "${segment:-dlc-bench default}")" \

@@ -5,7 +5,7 @@
 #
 #   netns-star.sh up --prefix P --hosts N [--rate 100mbit] [--burst 32kb] [--limit 256kb]
 #                    [--netem "delay 100us"] [--all-ports] [--subnet 10.230.0]
-#                    [--initcwnd N] [--fair]
+#                    [--initcwnd N] [--fair | --fair-flows]
 #   netns-star.sh down --prefix P
 #
 # up builds P-h0 .. P-h{N-1} (veth h<i>, address <subnet>.<i+1>/24, lo up) and P-sw (bridge
@@ -18,7 +18,9 @@
 # instead of one FIFO: an htb at the same rate and burst with one class per source host, equal
 # quanta of one frame (deficit round robin between the hosts that have packets queued), each
 # class's own byte FIFO holding --limit; what a max-min model (docs/model.md) assumes of a
-# switch. up refuses a prefix that is in use and removes what it made when it fails.
+# switch. --fair-flows shares it between TCP flows instead (256 classes, hashed on the low 8
+# bits of the source port): one flow's ACKs then never wait behind another flow's data from
+# the same host. up refuses a prefix that is in use and removes what it made when it fails.
 # down removes every namespace of the prefix (and with it their veths and the bridge); it is
 # idempotent.
 set -euo pipefail
@@ -89,6 +91,31 @@ fair_port() {
   done
 }
 
+# fair_flow_port NS DEV: DRR between TCP flows, hashed on the low 8 bits of the source port
+# (the first word of the TCP header, for IP headers without options) into 256 classes of
+# equal quanta, each its own byte FIFO of --limit; anything not TCP goes to class 1:ffff.
+# The commands go to one `tc -batch` (800 of them per port).
+fair_flow_port() {
+  local ns="$1" dev="$2" b cls
+  {
+    echo "qdisc add dev $dev root handle 1: htb default ffff"
+    echo "class add dev $dev parent 1: classid 1:1 htb rate $rate ceil $rate burst $burst cburst $burst quantum 1514"
+    for ((b = 0; b < 256; b++)); do
+      cls=$(printf '%x' $((b + 256)))
+      echo "class add dev $dev parent 1:1 classid 1:$cls htb rate 8kbit ceil $rate burst $burst cburst $burst quantum 1514"
+      echo "qdisc add dev $dev parent 1:$cls bfifo limit $limit"
+    done
+    echo "class add dev $dev parent 1:1 classid 1:ffff htb rate 8kbit ceil $rate burst $burst cburst $burst quantum 1514"
+    echo "qdisc add dev $dev parent 1:ffff bfifo limit $limit"
+    echo "filter add dev $dev parent 1: prio 1 handle 2: protocol ip u32 divisor 256"
+    echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x00ff0000 at 20 link 2:"
+    for ((b = 0; b < 256; b++)); do
+      cls=$(printf '%x' $((b + 256)))
+      echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 2:$(printf '%x' $b): match u32 0 0 flowid 1:$cls"
+    done
+  } | tc -n "$ns" -batch -
+}
+
 up() {
   local prefix="$1" hosts="$2" sw="$1-sw" i ns
   [ -z "$(prefix_namespaces "$prefix")" ] ||
@@ -127,7 +154,9 @@ up() {
         die "netem on h$i failed: is sch_netem in this kernel (CONFIG_NET_SCH_NETEM)?"
     fi
     if [ "$i" -eq 0 ] || [ "$all_ports" -eq 1 ]; then
-      if [ "$fair" -eq 1 ]; then
+      if [ "$fair" -eq 2 ]; then
+        fair_flow_port "$sw" "p$i"
+      elif [ "$fair" -eq 1 ]; then
         fair_port "$sw" "p$i" "$hosts"
       else
         tc -n "$sw" qdisc add dev "p$i" root tbf rate "$rate" burst "$burst" limit "$limit"
@@ -164,6 +193,7 @@ while [ $# -gt 0 ]; do
     --all-ports) all_ports=1; shift ;;
     --initcwnd) initcwnd="${2:?--initcwnd needs a value}"; shift 2 ;;
     --fair) fair=1; shift ;;
+    --fair-flows) fair=2; shift ;;
     -h | --help) usage ;;
     *) die "unknown argument '$1'" ;;
   esac
