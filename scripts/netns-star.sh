@@ -71,48 +71,35 @@ undo_failed_up() {
   down "$2" || true
 }
 
-# fair_port NS DEV HOSTS: the port's rate shared between source hosts by deficit round robin
-# (htb: every class guaranteed almost nothing and allowed the whole rate, so all of the rate is
-# lent in equal quanta; a packet of no host's address, ARP, goes to class 1:ffff, the same).
+# fair_port NS DEV HOSTS BY: the port's rate shared by deficit round robin between source
+# hosts (BY=host: a u32 match on each host's address) or between TCP flows (BY=flow: hashed on
+# the low 8 bits of the source port, the first word of the TCP header for IP headers without
+# options, into 256 classes). An htb: every class is guaranteed almost nothing and allowed the
+# whole rate, so all of it is lent in equal quanta of one frame; each class is its own byte
+# FIFO of --limit; what no filter matches (ARP, or not TCP) goes to class 1:ffff, the same.
+# The commands go to one `tc -batch` (about 800 a port for BY=flow).
 fair_port() {
-  local ns="$1" dev="$2" hosts="$3" j cls
-  tc -n "$ns" qdisc add dev "$dev" root handle 1: htb default ffff
-  tc -n "$ns" class add dev "$dev" parent 1: classid 1:1 htb rate "$rate" ceil "$rate" \
-    burst "$burst" cburst "$burst" quantum 1514
-  for ((j = 0; j <= hosts; j++)); do
-    cls=$((j + 16))
-    [ "$j" -eq "$hosts" ] && cls=ffff
-    tc -n "$ns" class add dev "$dev" parent 1:1 classid "1:$cls" htb rate 8kbit ceil "$rate" \
-      burst "$burst" cburst "$burst" quantum 1514
-    tc -n "$ns" qdisc add dev "$dev" parent "1:$cls" bfifo limit "$limit"
-    [ "$j" -eq "$hosts" ] && break
-    tc -n "$ns" filter add dev "$dev" parent 1: protocol ip prio 1 u32 \
-      match ip src "$subnet.$((j + 1))/32" flowid "1:$cls"
-  done
-}
-
-# fair_flow_port NS DEV: DRR between TCP flows, hashed on the low 8 bits of the source port
-# (the first word of the TCP header, for IP headers without options) into 256 classes of
-# equal quanta, each its own byte FIFO of --limit; anything not TCP goes to class 1:ffff.
-# The commands go to one `tc -batch` (800 of them per port).
-fair_flow_port() {
-  local ns="$1" dev="$2" b cls
+  local ns="$1" dev="$2" hosts="$3" by="$4" n b cls
+  local class="htb rate 8kbit ceil $rate burst $burst cburst $burst quantum 1514"
+  if [ "$by" = host ]; then n="$hosts"; else n=256; fi
   {
     echo "qdisc add dev $dev root handle 1: htb default ffff"
     echo "class add dev $dev parent 1: classid 1:1 htb rate $rate ceil $rate burst $burst cburst $burst quantum 1514"
-    for ((b = 0; b < 256; b++)); do
-      cls=$(printf '%x' $((b + 256)))
-      echo "class add dev $dev parent 1:1 classid 1:$cls htb rate 8kbit ceil $rate burst $burst cburst $burst quantum 1514"
+    for cls in $(for ((b = 0; b < n; b++)); do printf '%x ' $((b + 256)); done) ffff; do
+      echo "class add dev $dev parent 1:1 classid 1:$cls $class"
       echo "qdisc add dev $dev parent 1:$cls bfifo limit $limit"
     done
-    echo "class add dev $dev parent 1:1 classid 1:ffff htb rate 8kbit ceil $rate burst $burst cburst $burst quantum 1514"
-    echo "qdisc add dev $dev parent 1:ffff bfifo limit $limit"
-    echo "filter add dev $dev parent 1: prio 1 handle 2: protocol ip u32 divisor 256"
-    echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x00ff0000 at 20 link 2:"
-    for ((b = 0; b < 256; b++)); do
-      cls=$(printf '%x' $((b + 256)))
-      echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 2:$(printf '%x' $b): match u32 0 0 flowid 1:$cls"
-    done
+    if [ "$by" = host ]; then
+      for ((b = 0; b < n; b++)); do
+        echo "filter add dev $dev parent 1: protocol ip prio 1 u32 match ip src $subnet.$((b + 1))/32 flowid 1:$(printf '%x' $((b + 256)))"
+      done
+    else
+      echo "filter add dev $dev parent 1: prio 1 handle 2: protocol ip u32 divisor 256"
+      echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x00ff0000 at 20 link 2:"
+      for ((b = 0; b < n; b++)); do
+        echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 2:$(printf '%x' $b): match u32 0 0 flowid 1:$(printf '%x' $((b + 256)))"
+      done
+    fi
   } | tc -n "$ns" -batch -
 }
 
@@ -154,10 +141,8 @@ up() {
         die "netem on h$i failed: is sch_netem in this kernel (CONFIG_NET_SCH_NETEM)?"
     fi
     if [ "$i" -eq 0 ] || [ "$all_ports" -eq 1 ]; then
-      if [ "$fair" -eq 2 ]; then
-        fair_flow_port "$sw" "p$i"
-      elif [ "$fair" -eq 1 ]; then
-        fair_port "$sw" "p$i" "$hosts"
+      if [ -n "$fair" ]; then
+        fair_port "$sw" "p$i" "$hosts" "$fair"
       else
         tc -n "$sw" qdisc add dev "p$i" root tbf rate "$rate" burst "$burst" limit "$limit"
       fi
@@ -179,7 +164,7 @@ up() {
 [ $# -ge 1 ] || usage
 cmd="$1"
 shift
-prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd="" fair=0
+prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd="" fair=""
 subnet="10.230.0"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -192,8 +177,8 @@ while [ $# -gt 0 ]; do
     --subnet) subnet="${2:?--subnet needs a value}"; shift 2 ;;
     --all-ports) all_ports=1; shift ;;
     --initcwnd) initcwnd="${2:?--initcwnd needs a value}"; shift 2 ;;
-    --fair) fair=1; shift ;;
-    --fair-flows) fair=2; shift ;;
+    --fair) fair=host; shift ;;
+    --fair-flows) fair=flow; shift ;;
     -h | --help) usage ;;
     *) die "unknown argument '$1'" ;;
   esac
