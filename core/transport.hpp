@@ -44,11 +44,16 @@ struct Allocation {
 };
 
 struct TransportOptions {
-  std::string device;          // -d: RDMA device ("" = first active); for UCX: UCX_NET_DEVICES
-  int ib_port = 0;             // -i: port number (0 = first active)
-  int gid_index = -1;          // -x: GID index (-1 = RoCE v2 GID of an IPv4 address)
-  bool rdma_cm = false;        // --rdma-cm: connect RC QPs through librdmacm
-  std::string ucx_tls;         // --ucx-tls: UCX_TLS for this context ("" = UCX's default)
+  std::string device;    // -d: RDMA device ("" = first active); for UCX: UCX_NET_DEVICES
+  int ib_port = 0;       // -i: port number (0 = first active)
+  int gid_index = -1;    // -x: GID index (-1 = RoCE v2 GID of an IPv4 address)
+  bool rdma_cm = false;  // --rdma-cm: connect RC QPs through librdmacm
+  std::string ucx_tls;   // --ucx-tls: UCX_TLS for this context ("" = UCX's default)
+  // --ucx-connections direction: two endpoints per peer, so a connection-oriented lane (tcp)
+  // gives each direction its own connection, as NCCL's send and receive connections: this
+  // rank's data and the ACKs of the peer's data then travel on different connections (UCX's
+  // own: one connection per pair of ranks carries both). Verbs ignores it.
+  bool ucx_connection_per_direction = false;
   uint32_t send_depth = 128;   // -t: outstanding send/write/read per peer
   uint32_t recv_depth = 512;   // posted receives per peer
   uint32_t inline_size = 220;  // sends up to this size go inline where supported

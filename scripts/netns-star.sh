@@ -71,13 +71,25 @@ undo_failed_up() {
   down "$2" || true
 }
 
+# The class of a TCP segment when ports are fair between flows: both ports folded into 8 bits,
+# h = sport ^ dport, class 1:(0x100 + ((h ^ h >> 8) & 0xff)); anything else 1:ffff. Both ports,
+# because the connections a listener accepted share their source port toward the clients: a
+# flow's ACKs and another flow's data from the same host differ only in the destination port.
+# Classic BPF (the kernel here has the u32 and bpf classifiers, not flow or flower), offsets
+# from the Ethernet header; the same as `bpf_asm` of:
+#   ldh [12]; jne #0x800, other; ldb [23]; jne #6, other; ldxb 4*([14]&0xf)
+#   ldh [x+14]; st M[0]; ldh [x+16]; ldx M[0]; xor x; st M[1]; rsh #8; ldx M[1]; xor x
+#   and #0xff; add #0x10100; ret a; other: ret #0x1ffff
+flow_hash_bpf="18,40 0 0 12,21 0 15 2048,48 0 0 23,21 0 13 6,177 0 0 14,72 0 0 14,2 0 0 0,\
+72 0 0 16,97 0 0 0,172 0 0 0,2 0 0 1,116 0 0 8,97 0 0 1,172 0 0 0,84 0 0 255,4 0 0 65792,\
+22 0 0 0,6 0 0 131071"
+
 # fair_port NS DEV HOSTS BY: the port's rate shared by deficit round robin between source
-# hosts (BY=host: a u32 match on each host's address) or between TCP flows (BY=flow: hashed on
-# the low 8 bits of the source port, the first word of the TCP header for IP headers without
-# options, into 256 classes). An htb: every class is guaranteed almost nothing and allowed the
+# hosts (BY=host: a u32 match on each host's address) or between TCP flows (BY=flow: both
+# ports hashed into 256 classes, flow_hash_bpf). An htb: every class is guaranteed almost nothing and allowed the
 # whole rate, so all of it is lent in equal quanta of one frame; each class is its own byte
 # FIFO of --limit; what no filter matches (ARP, or not TCP) goes to class 1:ffff, the same.
-# The commands go to one `tc -batch` (about 800 a port for BY=flow).
+# The commands go to one `tc -batch` (about 520 a port for BY=flow).
 fair_port() {
   local ns="$1" dev="$2" hosts="$3" by="$4" n b cls
   local class="htb rate 8kbit ceil $rate burst $burst cburst $burst quantum 1514"
@@ -94,11 +106,7 @@ fair_port() {
         echo "filter add dev $dev parent 1: protocol ip prio 1 u32 match ip src $subnet.$((b + 1))/32 flowid 1:$(printf '%x' $((b + 256)))"
       done
     else
-      echo "filter add dev $dev parent 1: prio 1 handle 2: protocol ip u32 divisor 256"
-      echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 800:: match ip protocol 6 0xff hashkey mask 0x00ff0000 at 20 link 2:"
-      for ((b = 0; b < n; b++)); do
-        echo "filter add dev $dev parent 1: prio 1 protocol ip u32 ht 2:$(printf '%x' $b): match u32 0 0 flowid 1:$(printf '%x' $((b + 256)))"
-      done
+      echo "filter add dev $dev parent 1: prio 1 protocol all bpf bytecode \"$flow_hash_bpf\" classid 1:ffff"
     fi
   } | tc -n "$ns" -batch -
 }

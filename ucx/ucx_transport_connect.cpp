@@ -41,7 +41,7 @@ void UcxTransport::check_peer_list(std::span<const int> peers) const {
   }
 }
 
-void UcxTransport::create_endpoint(Peer& p, const Bytes& address, bool same_host) {
+Endpoint UcxTransport::create_endpoint(Peer& p, const Bytes& address, bool same_host) {
   ucp_ep_params_t ep{};
   ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                   UCP_EP_PARAM_FIELD_ERR_HANDLER;
@@ -69,7 +69,7 @@ void UcxTransport::create_endpoint(Peer& p, const Bytes& address, bool same_host
         "rank " + std::to_string(p.rank) + ", " + settings_text(selection_) +
             (s == UCS_ERR_UNREACHABLE ? "; no transport allowed on both ranks reaches the peer"
                                       : ""));
-  p.ep = Endpoint(worker_.get(), h);
+  return Endpoint(worker_.get(), h);
 }
 
 void UcxTransport::connect(Bootstrap& boot, std::span<const int> peers) {
@@ -110,8 +110,14 @@ void UcxTransport::connect(Bootstrap& boot, std::span<const int> peers) {
     Peer& p = peers_[r];
     p.owner = this;
     p.rank = r;
-    create_endpoint(p, blobs[r].worker_address,
-                    !mine.memory_domain.empty() && blobs[r].memory_domain == mine.memory_domain);
+    const bool same = !mine.memory_domain.empty() && blobs[r].memory_domain == mine.memory_domain;
+    // Per direction: UCX pairs the endpoints two ranks create to each other in creation order
+    // (each rank's first with the other's first, over one connection), so the lower rank sends
+    // on its first and the higher on its second; the other one only carries the peer's data in.
+    const bool split = opts_.ucx_connection_per_direction;
+    if (split && rank_ > r) p.ep_return = create_endpoint(p, blobs[r].worker_address, same);
+    p.ep = create_endpoint(p, blobs[r].worker_address, same);
+    if (split && rank_ < r) p.ep_return = create_endpoint(p, blobs[r].worker_address, same);
     for (const RegionInfo& ri : blobs[r].regions)
       p.regions.push_back({ri.addr, ri.length, unpack_rkey(p.ep.get(), ri.rkey, r)});
   }
@@ -215,6 +221,8 @@ void UcxTransport::handshake(std::span<const int> peers) {
     for (int r : peers) {
       ucp_request_param_t p{};
       track(ucp_ep_flush_nbx(peers_[r].ep.get(), &p), r, "flush to");
+      if (peers_[r].ep_return)
+        track(ucp_ep_flush_nbx(peers_[r].ep_return.get(), &p), r, "flush to");
     }
     return wait_all();
   };

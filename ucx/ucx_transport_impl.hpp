@@ -54,8 +54,9 @@ struct RemoteRegion {
 };
 
 struct Peer {
-  // Creation order: the endpoint before the keys unpacked with it (destroyed in reverse).
-  Endpoint ep;
+  // Creation order: the endpoints before the keys unpacked with `ep` (destroyed in reverse).
+  Endpoint ep;         // everything this rank posts to the peer
+  Endpoint ep_return;  // --ucx-connections direction: the peer's data comes in on its pair
   std::vector<RemoteRegion> regions;
   UcxTransport* owner = nullptr;  // for the endpoint error callback
   int rank = -1;
@@ -113,7 +114,7 @@ class UcxTransport final : public Transport {
 
   // connect() steps (ucx_transport_connect.cpp).
   void check_peer_list(std::span<const int> peers) const;
-  void create_endpoint(Peer& p, const Bytes& address, bool same_host);
+  Endpoint create_endpoint(Peer& p, const Bytes& address, bool same_host);
   void handshake(std::span<const int> peers);
 
   // Datapath helpers (ucx_transport_datapath.cpp). The checks every post makes are inline and

@@ -156,6 +156,10 @@ bool UcxTransport::close_endpoints(std::chrono::milliseconds limit) noexcept {
     forced = forced || force;
     ucs_status_ptr_t r = p.ep.start_close(force ? UCP_EP_CLOSE_FLAG_FORCE : 0);
     if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.emplace_back(p.rank, r);
+    if (p.ep_return) {
+      r = p.ep_return.start_close(force ? UCP_EP_CLOSE_FLAG_FORCE : 0);
+      if (r != nullptr && !UCS_PTR_IS_ERR(r)) closing.emplace_back(p.rank, r);
+    }
   }
   auto deadline = std::chrono::steady_clock::now() + limit;
   int64_t last_event = now_ns();
@@ -226,6 +230,7 @@ nlohmann::json UcxTransport::describe() const {
       {"effective", {{"UCX_TLS", selection_.tls}, {"UCX_NET_DEVICES", selection_.net_devices}}},
       {"rc_retry_count", retry_count_set_ ? kFiniteRcRetryCount : "UCX default or environment"},
       {"write_completion", "remote (put + endpoint flush) when signaled"},
+      {"connections", opts_.ucx_connection_per_direction ? "direction" : "peer"},
       {"max_message_size", max_message_size()},
       {"rank", rank_},
       {"endpoints", endpoints},

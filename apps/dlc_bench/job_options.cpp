@@ -3,6 +3,7 @@
 #include "apps/cli_number.hpp"
 #include "apps/cpu_option.hpp"
 #include "apps/timeout_option.hpp"
+#include "apps/ucx_connections_option.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet::bench {
@@ -26,6 +27,7 @@ void add_transport_options(CLI::App& app, std::string& kind, TransportOptions& t
       ->check(CLI::IsMember({"auto", "verbs", "ucx"}))
       ->capture_default_str();
   app.add_option("--ucx-tls", t.ucx_tls, "UCX_TLS for the UCX transport");
+  cli::add_ucx_connections_option(app, t);
   app.add_option("-d,--ib-dev", t.device, "RDMA device (UCX: UCX_NET_DEVICES)");
   app.add_option(short_ib_port ? "-i,--ib-port" : "--ib-port", t.ib_port, "device port")
       ->check(cli::whole<int>(0, 255));

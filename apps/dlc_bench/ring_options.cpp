@@ -89,6 +89,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--ranks", o.ranks, "ranks (with --spawn)");
   bench::add_job_options(app, o.job);
+  // A rank's successor and predecessor are one peer at N = 2: a connection per direction, as
+  // NCCL's, keeps the ACKs of what it receives off the connection of what it sends.
+  r.transport.ucx_connection_per_direction = true;
   bench::add_transport_options(app, r.transport_kind, r.transport, false);
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
   dlcnet::cli::add_star_links_option(app, r.star_links);

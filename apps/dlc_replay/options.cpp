@@ -1,4 +1,5 @@
 #include "apps/dlc_replay/options.hpp"
+#include "apps/ucx_connections_option.hpp"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -10,6 +11,7 @@
 #include "apps/flow_options.hpp"
 #include "apps/star_links_option.hpp"
 #include "apps/timeout_option.hpp"
+#include "apps/ucx_connections_option.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -76,6 +78,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"auto", "verbs", "ucx"}))
       ->capture_default_str();
   app.add_option("--ucx-tls", r.transport.ucx_tls, "UCX_TLS for the UCX transport (e.g. sm, tcp)");
+  dlcnet::cli::add_ucx_connections_option(app, r.transport);
   app.add_option("-d,--ib-dev", r.transport.device, "RDMA device (default: first active)");
   app.add_option("-i,--ib-port", r.transport.ib_port, "device port (default: first active)")
       ->check(dlcnet::cli::whole<int>(0, 255));

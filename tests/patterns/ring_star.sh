@@ -4,7 +4,12 @@
 # the port rate: the test checks busbw <= 1.02 x the rate (the measurement cannot beat the
 # physical limit) and >= 0.5 x (the ring keeps the ports busy; bench/ring_compare.sh measures
 # how close it comes), every element right, and every step's slowest link a ring neighbour
-# pair. Root only: exits 77 when not root or when `ip netns add` fails. $1: the bin directory.
+# pair. Then 2 ranks on a second star whose ports are fair between TCP flows (--fair-flows):
+# with a connection per direction (the ring's default) each port carries the peer's data and
+# this rank's ACKs in two classes and busbw is >= 0.9 x the port rate (0.955 measured, the
+# payload ceiling 0.956); with one connection per peer both ride one class (bench/README.md,
+# "Seventh run"). Root only: exits 77 when not root or when `ip netns add` fails. $1: the bin
+# directory.
 source "$(dirname "$0")/../e2e/lib.sh"
 star_test ring
 
@@ -21,4 +26,33 @@ json_assert "$work/star.json" "d['wrong_total'] == 0 and d['ranks'] == 4" \
   "len(set(d['context']['hosts'])) >= 1 and len(d['clock']) == 4"
 python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['sizes'][0]; print('busbw / port rate: %.3f' % (s['busbw_GBps'] * 1e9 / $rate))" \
   "$work/star.json" || true
+
+# busy_classes NS DEV: the port's leaf classes that sent more than 100 packets.
+busy_classes() {
+  tc -n "$1" -s class show dev "$2" | awk '/^class htb .* parent 1:1 / {c = $3}
+    /^ Sent / && c != "" {if ($4 > 100) n++; c = ""} END {print n + 0}'
+}
+fprefix="${prefix}f"
+star_prefixes+=("$fprefix")
+for conn in direction peer; do
+  check "star up, 100 Mbit/s ports fair between flows" bash "$STAR" up --prefix "$fprefix" \
+    --hosts 2 --rate 100mbit --burst 32kb --limit 1mb --all-ports --fair-flows
+  check "allreduce of 4 MiB, 2 ranks, --ucx-connections $conn" bash "$RUN" --prefix "$fprefix" \
+    --ranks 2 --logs "$work/logs2" --timeout 200 -- "$BIN/dlc-bench" ring --transport ucx \
+    --ucx-tls tcp,self --ucx-connections "$conn" --timeout 60 -s 4M -n 3 -w 1 \
+    --json "$work/two-$conn.json"
+  classes=$(busy_classes "$fprefix-sw" p0)
+  [ "$conn" = direction ] && want=2 || want=1
+  check "p0: $want class(es) carried > 100 packets with --ucx-connections $conn (saw $classes)" \
+    test "$classes" -eq "$want"
+  bash "$STAR" down --prefix "$fprefix" >/dev/null
+done
+json_assert "$work/two-direction.json" "d['wrong_total'] == 0" \
+  "d['context']['transport']['connections'] == 'direction'" \
+  "d['sizes'][0]['busbw_GBps'] * 1e9 <= 1.02 * $rate" \
+  "d['sizes'][0]['busbw_GBps'] * 1e9 >= 0.9 * $rate"
+for conn in direction peer; do
+  python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['sizes'][0]; print('2 ranks, $conn: busbw / port rate %.3f' % (s['busbw_GBps'] * 1e9 / $rate))" \
+    "$work/two-$conn.json" || true
+done
 finish
