@@ -18,9 +18,8 @@
 # instead of one FIFO: an htb at the same rate and burst with one class per source host, equal
 # quanta of one frame (deficit round robin between the hosts that have packets queued), each
 # class's own byte FIFO holding --limit; what a max-min model (docs/model.md) assumes of a
-# switch. --fair-flows shares it between TCP flows instead (256 classes, hashed on the low 8
-# bits of the source port): one flow's ACKs then never wait behind another flow's data from
-# the same host. up refuses a prefix that is in use and removes what it made when it fails.
+# switch. --fair-flows shares it between TCP flows instead (256 classes, both ports hashed):
+# one flow's ACKs then never wait behind another flow's data from the same host. up refuses a prefix that is in use and removes what it made when it fails.
 # down removes every namespace of the prefix (and with it their veths and the bridge); it is
 # idempotent.
 set -euo pipefail
@@ -86,9 +85,10 @@ flow_hash_bpf="18,40 0 0 12,21 0 15 2048,48 0 0 23,21 0 13 6,177 0 0 14,72 0 0 1
 
 # fair_port NS DEV HOSTS BY: the port's rate shared by deficit round robin between source
 # hosts (BY=host: a u32 match on each host's address) or between TCP flows (BY=flow: both
-# ports hashed into 256 classes, flow_hash_bpf). An htb: every class is guaranteed almost nothing and allowed the
-# whole rate, so all of it is lent in equal quanta of one frame; each class is its own byte
-# FIFO of --limit; what no filter matches (ARP, or not TCP) goes to class 1:ffff, the same.
+# ports hashed into 256 classes, flow_hash_bpf). An htb: every class is guaranteed almost
+# nothing and allowed the whole rate, so all of it is lent in equal quanta of one frame; each
+# class is its own byte FIFO of --limit; what no filter matches (ARP, or not TCP) goes to
+# class 1:ffff, the same.
 # The commands go to one `tc -batch` (about 520 a port for BY=flow).
 fair_port() {
   local ns="$1" dev="$2" hosts="$3" by="$4" n b cls

@@ -27,7 +27,14 @@ uint64_t check(const float* out, const Layout& l, int, uint32_t t) {
 
 }  // namespace
 
+// One buffer set: a predecessor's reduce-scatter message of iteration t+1 comes after it
+// finished t, i.e. after it received every chunk's all-gather, including the chunk this rank
+// reduced last, which this rank sends only after its last read of the staging slots; every
+// all-gather message of t+1 carries this rank's t+1 input; this rank's output of t is read by
+// its own sends, all complete before it starts t+1, and by the check between iterations. Half
+// the memory of two sets: at N = 2 over shared memory 4 and 8 MiB ran 1.4x and 1.27x faster
+// (the working set of 4 MiB then fits this host's 32 MiB L3).
 const CollectiveDef kAllreduce{
-    Collective::allreduce, bus_factor, whole_vector, plan, fill_whole, check, middle_element};
+    Collective::allreduce, bus_factor, whole_vector, plan, fill_whole, check, middle_element, true};
 
 }  // namespace dlcnet::ring

@@ -68,6 +68,12 @@ struct CollectiveDef {
   uint64_t (*check)(const float* out, const Layout& l, int rank, uint32_t t);
   // The input element the test switch perturbs on its rank (kNoElement: none exists).
   uint64_t (*corrupt_index)(const Layout& l, int rank);
+  // One set of output and staging buffers serves every iteration when no message of iteration
+  // t+1 can reach a rank before it has read the last of iteration t's: every such message
+  // carries that rank's own t+1 input, or follows one that does around the ring. Otherwise
+  // iterations alternate between two sets (ring_memory.hpp), since the next iteration's
+  // receives are posted, and a write may land, while this one still runs.
+  bool one_buffer_set = false;
 };
 inline constexpr uint64_t kNoElement = ~uint64_t{0};
 

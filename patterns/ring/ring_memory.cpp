@@ -38,10 +38,11 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
   const uint64_t vec = up(count * sizeof(float)), st = up(stage * sizeof(float));
   m.in = 0;
   m.out[0] = vec;
-  m.out[1] = 2 * vec;
-  m.stage[0] = 3 * vec;
-  m.stage[1] = 3 * vec + st;
-  m.notify_send = 3 * vec + 2 * st;
+  const uint64_t sets = def.one_buffer_set ? 1 : 2;
+  m.out[1] = sets * vec;
+  m.stage[0] = (1 + sets) * vec;
+  m.stage[1] = m.stage[0] + (sets - 1) * st;
+  m.notify_send = m.stage[0] + sets * st;
   m.notify_recv[0] = m.notify_send + up(steps * kNotifyBytes);
   m.notify_recv[1] = m.notify_recv[0] + up(steps * kNotifyBytes);
   m.max_slots = steps;

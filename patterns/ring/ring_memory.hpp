@@ -1,7 +1,8 @@
 // Where a rank's buffers live in its one registered region, the same on every rank (a write
 // names the peer's offset): the input, two outputs and two sets of staging slots (iterations
 // alternate between them, so a neighbour already in the next iteration never lands on data
-// this rank still reads), and the notifications of --op write. Sized for the largest size.
+// this rank still reads; one of each where the collective allows, CollectiveDef::
+// one_buffer_set), and the notifications of --op write. Sized for the largest size.
 #pragma once
 
 #include <cstdint>

@@ -32,6 +32,19 @@ for spec in "2 tcp,self" "3 tcp,self" "4 tcp,self" "2 sm,self" "3 sm,self" "4 sm
     "all(int(r['arrival_ns']) > 0 for r in rows('$work/ar$n-0.csv') if r['op'] == 'recv')"
 done
 
+# Iterations back to back, 50 of them, every element checked: all-reduce runs every iteration
+# in one set of buffers (patterns/ring/allreduce.cpp), the others alternate two; a collective
+# whose next iteration's data could land on this one's (as all-gather's and reduce-scatter's
+# would in one set: millions wrong) fails here.
+for c in allreduce reducescatter allgather; do
+  for op in send write; do
+    check "$c, 3 ranks, sm, --op $op, 50 iterations" "$B" ring --spawn --ranks 3 \
+      $(ucx sm,self) --collective "$c" --op "$op" -b 4K -e 1M -f 16 -n 50 -w 2 --segment 64K
+    grep -q "Out of bounds values : 0 OK" "$work/out" && ok "$c, --op $op: 0 wrong" ||
+      bad "$c, --op $op: $(grep 'Out of bounds' "$work/out")"
+  done
+done
+
 # Every collective at 3 ranks with counts 3 does not divide: 1001 elements, and 1 element.
 for c in allreduce reducescatter allgather alltoall; do
   for size in 4004 4; do

@@ -143,6 +143,7 @@ TEST(RingLayout, UnevenChunksCoverTheVector) {
 
 TEST(RingMemory, RegionsDoNotOverlap) {
   RingSpec s;
+  s.collective = Collective::reducescatter;  // two sets of output and staging buffers
   s.sizes = {4, 1 << 20};
   const RegionMap m = region_map(s, 4);
   const uint64_t vec = (1u << 20);
@@ -152,6 +153,24 @@ TEST(RingMemory, RegionsDoNotOverlap) {
   EXPECT_GE(m.stage[1], m.stage[0] + 3 * vec / 4);  // 3 slots of a quarter
   EXPECT_GT(m.notify_recv[0], m.notify_send);
   EXPECT_GE(m.total, m.notify_recv[1] + 6 * 8);
+}
+
+// All-reduce's iterations share one set (CollectiveDef::one_buffer_set; ring_cli.sh checks
+// every element of many iterations with it, over sends and writes).
+TEST(RingMemory, AllreduceUsesOneBufferSet) {
+  RingSpec s;
+  s.collective = Collective::allreduce;
+  s.sizes = {4, 1 << 20};
+  const RegionMap m = region_map(s, 4);
+  const uint64_t vec = (1u << 20);
+  EXPECT_EQ(m.out[1], m.out[0]);
+  EXPECT_EQ(m.stage[1], m.stage[0]);
+  EXPECT_GE(m.stage[0], m.out[0] + vec);
+  EXPECT_GE(m.notify_send, m.stage[0] + 3 * vec / 4);
+  EXPECT_GT(m.notify_recv[1], m.notify_recv[0]);  // notifications still alternate
+  EXPECT_FALSE(collective(Collective::allgather).one_buffer_set);
+  EXPECT_FALSE(collective(Collective::reducescatter).one_buffer_set);
+  EXPECT_FALSE(collective(Collective::alltoall).one_buffer_set);
 }
 
 TEST(RingSegments, CutLikeTheReceiverCuts) {

@@ -2,7 +2,8 @@
 # guest): all-reduce at 2 and 3 ranks from 4 B to 1 MiB with --op send and --op write (the
 # data written into the peer's buffer, then an 8-byte send, which RC delivers after the
 # write), all-to-all at 3 ranks, every element checked; and a corrupted run that must fail.
-# Exits 77 without an RDMA device.
+# Then UCX over RC verbs (rc_verbs, tcp only for wire-up) with its connection per direction
+# (the ring's default: two endpoints per peer, two RC QPs). Exits 77 without an RDMA device.
 source "$(dirname "$0")/../e2e/lib.sh"
 has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
 B="$BIN"
@@ -26,4 +27,13 @@ check_fails "a corrupted all-reduce over verbs exits non-zero" "ring" "$B" ring 
   --ranks 2 "${v[@]}" -s 64K --test-corrupt-rank 0
 grep -Eq "Out of bounds values : 8 FAILED" "$work/out" && ok "verbs: 8 wrong, FAILED" ||
   bad "verbs corrupted: $(grep -E 'Out of bounds' "$work/out")"
+u=(--transport ucx --ucx-tls rc_verbs,tcp:aux -d "${DLCNET_RDMA_DEVICE:-$(ls /sys/class/infiniband | head -1)}:1,lo"
+  --timeout 120 --idle sleep -n 3 -w 1)
+for op in send write; do
+  check "allreduce over UCX rc_verbs, 2 ranks, --op $op" "$B" ring --spawn --ranks 2 "${u[@]}" \
+    --op "$op" -b 4 -e 1M -f 64 --json "$work/ucx-$op.json"
+  json_assert "$work/ucx-$op.json" "d['wrong_total'] == 0 and len(d['sizes']) == 4" \
+    "d['context']['transport']['connections'] == 'direction'" \
+    "'rc_verbs' in d['context']['transport']['endpoints'][0]['transports']"
+done
 finish

@@ -3,8 +3,8 @@
 // socket this process holds), after two ranks sent and wrote 1 MiB to each other.
 #include <dirent.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <linux/tcp.h>  // tcp_info with byte counters (glibc's netinet/tcp.h has none)
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -81,11 +81,14 @@ Outcome exchange(bool per_direction) {
     const RegionId reg = t->register_memory(buf.data(), buf.size());
     const int peer = 1 - rank;
     t->connect(boot, std::span<const int>(&peer, 1));
-    post_or_throw(*t, [&] { return t->post_recv(peer, reg, kBytes, kBytes, 1); }, "recv");
+    post_or_throw(
+        *t, [&] { return t->post_recv(peer, reg, kBytes, kBytes, 1); }, "recv");
     boot.barrier();
-    post_or_throw(*t, [&] { return t->post_send(peer, reg, 0, kBytes, 2, true); }, "send");
-    post_or_throw(*t, [&] { return t->post_write(peer, reg, 2 * kBytes, kBytes, 3 * kBytes, 3, true); },
-                  "write");
+    post_or_throw(
+        *t, [&] { return t->post_send(peer, reg, 0, kBytes, 2, true); }, "send");
+    post_or_throw(
+        *t, [&] { return t->post_write(peer, reg, 2 * kBytes, kBytes, 3 * kBytes, 3, true); },
+        "write");
     wait_completions(*t, 3);
     boot.barrier();  // both ranks' writes are complete at their target
     EXPECT_EQ(first_mismatch(buf, kBytes, kBytes, peer), SIZE_MAX) << "received, rank " << rank;
