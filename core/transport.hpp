@@ -131,6 +131,11 @@ class Transport {
   // (see ucx/ucx_transport.hpp) before it notifies. The default promises nothing.
   virtual bool orders_write_before_send() const noexcept { return false; }
 
+  // Whether moving the data takes kernel CPU time besides the ranks' own: Soft-RoCE's protocol
+  // work in kernel threads, TCP's in softirqs. Where it does, ranks that spin on every CPU
+  // starve it (Job::idle_for()). Only valid after connect(); conservative by default.
+  virtual bool kernel_carries_traffic() const noexcept { return true; }
+
   // Whether wait_event() can block until traffic arrives (needs TransportOptions::wakeup).
   virtual bool can_wait_event() const noexcept { return false; }
   // Blocks until poll() may have something to harvest, or `max_ns` passed, consuming nothing;

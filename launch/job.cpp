@@ -180,12 +180,15 @@ Idle Job::idle_for(IdlePolicy p, const Transport& t) const {
   if (p == IdlePolicy::yield) return Idle::yield;
   if (p == IdlePolicy::sleep) return Idle::sleep;
   if (p == IdlePolicy::block) return t.can_wait_event() ? Idle::block : Idle::yield;
-  // As many spinning ranks as CPUs already starve the kernel's own work (Soft-RoCE does its
-  // protocol processing in kernel threads): yield then too. Yielding costs a system call when
-  // nothing else wants the CPU. (Blocking on events used half the CPU time but posted later on
-  // this project's 2-CPU virtual machine, whose wake-ups are slow: docs/replay.md, Fidelity.)
+  // More spinning ranks than CPUs starve each other; as many as CPUs starve the kernel's own
+  // work where the transport needs it (Soft-RoCE's protocol processing in kernel threads, TCP's
+  // softirqs): yield then. Over shared memory alone as many may spin, as Open MPI's bound ranks
+  // do (2 ranks, 1 MiB over UCX sm here: 1.4x the busbw of yielding). Yielding costs a system
+  // call when nothing else wants the CPU. (Blocking on events used half the CPU time but posted
+  // later on this project's 2-CPU virtual machine, whose wake-ups are slow: docs/replay.md.)
   const long cpus = static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
-  return ranks_on_this_host() >= cpus ? Idle::yield : Idle::spin;
+  const long ranks = ranks_on_this_host();
+  return ranks > cpus || (ranks == cpus && t.kernel_carries_traffic()) ? Idle::yield : Idle::spin;
 }
 
 void Job::align_clocks(Transport& t, RegionId region, Idle idle) {

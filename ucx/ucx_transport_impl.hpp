@@ -98,6 +98,8 @@ class UcxTransport final : public Transport {
   // UCX does not order RMA against tag messages (they may take different lanes).
   bool orders_write_before_send() const noexcept override { return false; }
   bool can_wait_event() const noexcept override { return event_fd_ >= 0; }
+  // False when every peer is reached over shared memory only (posix, sysv, cma, ...).
+  bool kernel_carries_traffic() const noexcept override;
   void wait_event(int64_t max_ns) noexcept override;
   const std::string& last_error() const noexcept override { return last_error_; }
 

@@ -209,6 +209,18 @@ void UcxTransport::refuse_after_connect(const char* call) const {
                 "connect()");
 }
 
+bool UcxTransport::kernel_carries_traffic() const noexcept {
+  static const std::vector<std::string> kRanksOwn = {"self", "posix", "sysv",
+                                                     "cma",  "knem",  "xpmem"};
+  for (const Peer& p : peers_) {
+    if (!p.connected) continue;
+    for (const Lane& l : p.info.lanes)
+      if (std::find(kRanksOwn.begin(), kRanksOwn.end(), l.transport) == kRanksOwn.end())
+        return true;
+  }
+  return !connected_;
+}
+
 uint64_t UcxTransport::max_message_size() const noexcept {
   return std::numeric_limits<size_t>::max();
 }

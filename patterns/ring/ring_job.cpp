@@ -129,7 +129,7 @@ int joined(const Options& o, Job& jl, int argc, const char* const* argv) {
                         static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
   if (map.total > phys / 2 / static_cast<uint64_t>(std::max(1, jl.ranks_on_this_host()))) {
     throw Error("rank " + std::to_string(me) + " needs " + format_size(map.total) +
-                " of registered memory (input, two outputs and staging for -e " +
+                " of registered memory (input, outputs and staging for -e " +
                 format_size(spec.sizes.back()) + "); with " +
                 std::to_string(jl.ranks_on_this_host()) +
                 " ranks on this host that is over half of its " + format_size(phys) + ": lower -e");

@@ -53,6 +53,18 @@ TEST_P(UcxConnect, DescribeNamesTheLaneTransportsActuallyUsed) {
   }
 }
 
+// What --idle auto decides by (launch/job.cpp): shared memory alone needs no kernel CPU time.
+TEST_P(UcxConnect, KernelCarriesTrafficUnlessSharedMemoryAlone) {
+  run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
+    auto t = make_ucx_transport(options_for(GetParam()));
+    EXPECT_TRUE(t->kernel_carries_traffic());  // nothing known before connect()
+    int peer = 1 - rank;
+    t->connect(boot, std::span<const int>(&peer, 1));
+    EXPECT_EQ(t->kernel_carries_traffic(), GetParam().name != "shm") << t->describe().dump(2);
+    boot.barrier();
+  });
+}
+
 TEST_P(UcxConnect, RegisterAfterConnectIsRefused) {
   run_ranks_ok(2, [&](int rank, Bootstrap& boot) {
     auto t = make_ucx_transport(options_for(GetParam()));
