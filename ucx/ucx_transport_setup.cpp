@@ -11,6 +11,7 @@
 #include "core/memlock.hpp"
 #include "core/rank_list.hpp"
 #include "ucx/ucx_error.hpp"
+#include "ucx/ucx_host_id.hpp"
 #include "ucx/ucx_request_wait.hpp"
 #include "ucx/ucx_transport.hpp"
 #include "ucx/ucx_transport_impl.hpp"
@@ -210,12 +211,10 @@ void UcxTransport::refuse_after_connect(const char* call) const {
 }
 
 bool UcxTransport::kernel_carries_traffic() const noexcept {
-  static const std::vector<std::string> kRanksOwn = {"self", "posix", "sysv",
-                                                     "cma",  "knem",  "xpmem"};
   for (const Peer& p : peers_) {
     if (!p.connected) continue;
-    for (const Lane& l : p.info.lanes)
-      if (std::find(kRanksOwn.begin(), kRanksOwn.end(), l.transport) == kRanksOwn.end())
+    for (const Lane& l : p.info.lanes)  // shared memory as connect() names it, or self
+      if (l.transport != "self" && (l.transport == "all" || !allows_shared_memory(l.transport)))
         return true;
   }
   return !connected_;

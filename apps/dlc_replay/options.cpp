@@ -1,5 +1,4 @@
 #include "apps/dlc_replay/options.hpp"
-#include "apps/ucx_connections_option.hpp"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
