@@ -1,0 +1,563 @@
+#!/usr/bin/env python3
+"""Checks the figures of README.md's "Status" and "Benchmarks" against bench/results/.
+
+Every figure the README states about a measurement is listed in FIGURES below: the README's
+text around it (a template, "{}" where a figure stands), the result file it comes from, the
+JSON path in that file (RFC 6901 pointer; "*" = every element of a list or value of an
+object) and how the figure is derived (filter, reduction, scale, rounding). The script
+recomputes each one from the file, fills the template and fails when the filled text is not
+in the README (whitespace, line breaks included, counts as one space):
+
+  check_figures.py [--readme README.md] [--results bench/results]
+
+Exit 0: "check_figures: N figures match their result files". Exit 1: one line per figure
+that does not, naming the figure, the file, the key, the value in the file and the text the
+README has there (or that the README has no such text). Python 3 standard library only.
+
+A figure that changes on purpose (a new run) changes here too: point its entry at the new
+file, run this script, and it prints what the README must say.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+
+MIB = 1 << 20
+
+
+# ---------------------------------------------------------------------------------------------
+# How a figure is derived.
+
+class V:
+    """One figure: FILES (one name or a list: the values of all are pooled), POINTER (with "*"
+    wildcards), WHERE (a predicate on the object holding the leaf; None = every leaf),
+    REDUCE ("one", "min", "max", "median", "list", or a function of the list of leaves),
+    SCALE (multiplied in first; a function for anything else) and FMT (a format spec such as
+    ".2f", or a function of the reduced value returning the README's text)."""
+
+    def __init__(self, files, pointer, reduce="one", fmt=".2f", where=None, scale=1.0,
+                 sep=", "):
+        self.files = [files] if isinstance(files, str) else list(files)
+        self.pointer = pointer
+        self.reduce = reduce
+        self.fmt = fmt
+        self.where = where
+        self.scale = scale
+        self.sep = sep
+
+    def key(self):
+        return self.pointer + (f" ({self.describe()})" if self.describe() else "")
+
+    def describe(self):
+        parts = []
+        if self.where is not None:
+            parts.append("where " + (getattr(self.where, "__doc__", None) or "filtered"))
+        if isinstance(self.reduce, str) and self.reduce != "one":
+            parts.append(self.reduce)
+        elif callable(self.reduce):
+            parts.append(getattr(self.reduce, "__doc__", None) or "derived")
+        if not callable(self.scale) and self.scale != 1.0:
+            parts.append(f"x {self.scale:g}")
+        if isinstance(self.fmt, str):
+            parts.append(f"format {self.fmt}")
+        return ", ".join(parts)
+
+
+def walk(obj, tokens, parent=None):
+    """Yields (leaf, holder) for the pointer's tokens; "*" fans out."""
+    if not tokens:
+        yield obj, parent
+        return
+    tok, rest = tokens[0], tokens[1:]
+    if tok == "*":
+        items = obj if isinstance(obj, list) else list(obj.values())
+        for item in items:
+            yield from walk(item, rest, obj)
+        return
+    # A key missing from one element of a wildcard is skipped (the size rows below 1 MiB have
+    # no target fields, the ring rows no BCT); "no value matched" if none had it.
+    if isinstance(obj, list):
+        if not tok.isdigit() or int(tok) >= len(obj):
+            return
+        child = obj[int(tok)]
+    else:
+        if not isinstance(obj, dict) or tok not in obj:
+            return
+        child = obj[tok]
+    yield from walk(child, rest, obj)
+
+
+def pointer_tokens(pointer):
+    if pointer == "":
+        return []  # the whole document
+    if not pointer.startswith("/"):
+        raise ValueError(f"not a JSON pointer: {pointer}")
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
+def compute(v, load):
+    leaves = []
+    for name in v.files:
+        doc = load(name)
+        for leaf, holder in walk(doc, pointer_tokens(v.pointer)):
+            if v.where is None or v.where(holder):
+                leaves.append(leaf)
+    if not leaves:
+        raise KeyError("no value matched")
+    if callable(v.scale):
+        leaves = [v.scale(x) for x in leaves]
+    elif v.scale != 1.0:
+        leaves = [x * v.scale for x in leaves]
+    r = v.reduce
+    if r == "one":
+        if len(leaves) != 1:
+            raise ValueError(f"{len(leaves)} values where one was expected")
+        value = leaves[0]
+    elif r == "min":
+        value = min(leaves)
+    elif r == "max":
+        value = max(leaves)
+    elif r == "median":
+        value = statistics.median(leaves)
+    elif r == "list":
+        value = leaves
+    else:
+        value = r(leaves)
+    return value
+
+
+def render(v, value):
+    if callable(v.fmt):
+        return v.fmt(value)
+    if isinstance(value, list):
+        return v.sep.join(format(x, v.fmt) for x in value)
+    return format(value, v.fmt)
+
+
+def commit(c):
+    return c[:7]
+
+
+def size_at_least_1mib(holder):
+    """sizes from 1 MiB"""
+    return holder.get("size_bytes", 0) >= MIB
+
+
+def host_from_1mib(holder):
+    """host fabrics (no port rate), sizes from 1 MiB"""
+    return holder["size_bytes"] >= MIB and "dlcnet_busbw_over_port_rate" not in holder
+
+
+def fanin_100mbit(min_workers):
+    def where(holder):
+        return (holder.get("rate") == "100mbit" and holder.get("background") == 0
+                and holder.get("workers", 0) >= min_workers)
+    where.__doc__ = f"rate 100mbit, no background, workers >= {min_workers}"
+    return where
+
+
+def fanin_over_target(cases):
+    """the W (100 Mbit/s, no background, W >= 2) whose bct_over_physical is above 1.05"""
+    return [c["workers"] for c in cases
+            if fanin_100mbit(2)(c) and c["bct_over_physical"] > 1.05]
+
+
+def setup_join_to_clocks(leaves):
+    """join_s + agree_s + connect_s + clocks_before_s of the 256-rank job_check run"""
+    runs = [r for r in leaves if r.get("kind") == "job_check" and r.get("ranks") == 256]
+    if len(runs) != 1:
+        raise ValueError(f"{len(runs)} 256-rank job_check runs")
+    s = runs[0]["setup"]
+    return s["join_s"] + s["agree_s"] + s["connect_s"] + s["clocks_before_s"]
+
+
+def sizes_median_of(messages):
+    def where(holder):
+        return holder.get("messages") == messages
+    where.__doc__ = f"messages == {messages}"
+    return where
+
+
+def all_true(leaves):
+    """yes if every value is true"""
+    return "yes" if all(leaves) else "no"
+
+
+def failing(names):
+    """the tests whose meets_target is false, by their README name"""
+    def f(tests):
+        bad = [names.get(k, k) for k, t in tests.items() if t.get("meets_target") is False]
+        return " and ".join(bad) if bad else "none"
+    f.__doc__ = "the tests whose meets_target is false"
+    return f
+
+
+def fifo_per_message_met(table):
+    """the cases whose per-message |error| p50 is at most 10 %"""
+    seen, out = set(), []
+    for r in table:
+        if r["abs_error_p50"] <= 0.10 and r["case"] not in seen:
+            seen.add(r["case"])
+            out.append(f"W = {r['workers']}" if r["pattern"] == "fanin" else f"N = {r['ranks']}")
+    return " and ".join(out)
+
+
+def beyond_one_sender(holder):
+    """every case but the fan-in of one worker"""
+    return holder.get("case") != "fanin-1"
+
+
+def abs_max_pct(leaves):
+    """max |value| in %"""
+    return max(abs(x) for x in leaves) * 100
+
+
+def first_load(s):
+    return float(s.split()[0])
+
+
+PERFTEST_NAMES = {
+    "guest/send_lat_64B": "64 B send latency", "guest/write_lat_64B": "64 B write latency",
+    "guest/send_lat_4KiB": "4 KiB send latency", "guest/write_lat_4KiB": "4 KiB write latency",
+    "guest/write_bw_64KiB": "write bandwidth", "guest/read_bw_64KiB": "read bandwidth",
+}
+UCX_NAMES = {
+    "host-tcp/tag_lat_64B": "tcp tag latency", "host-tcp/tag_bw_64KiB": "tcp tag bandwidth",
+    "host-tcp/put_bw_64KiB": "tcp put bandwidth", "host-shm/tag_lat_64B": "tag latency",
+    "host-shm/tag_bw_64KiB": "tag bandwidth", "host-shm/put_bw_64KiB": "put bandwidth",
+}
+PT6, PT8 = "2026-11-24-perftest-6.json", "2026-11-24-perftest-8.json"
+U7, U9 = "2026-11-24-ucx-7.json", "2026-11-24-ucx-9.json"
+R7 = "2026-11-25-ring-7-per-direction.json"
+FAN = "2026-11-24-fanin-1.json"
+FAIR, FIFO = "2026-11-25-compare-accuracy-fair.json", "2026-11-25-compare-accuracy-fifo.json"
+MS, MS2 = "2026-11-25-model-speed.json", "2026-11-25-model-speed-2.json"
+SS4, SS3, SS3S = ("2026-11-24-setup-scale-4.json", "2026-11-24-setup-scale-3.json",
+                  "2026-11-24-setup-scale-3-shm.json")
+TL = "2026-11-22-trace-load.json"
+RF, RF64 = "2026-11-22-replay-fidelity.json", "2026-11-22-replay-fidelity-posix-64k.json"
+RF_ALL = [RF, "2026-11-22-replay-fidelity-posix.json", RF64]
+STAR = "/sections/star-200mbit/ranks/*/sizes/*/"
+HOST_TCP = "/sections/host-tcp/ranks/*/sizes/*/"
+HOST_SM = "/sections/host-sm/ranks/*/sizes/*/"
+
+
+def lat_range(files):
+    # min and max of the four latency ratios of a perftest run
+    return [V(files, "/tests/*/ratio", "min", ".2f", where=is_lat),
+            V(files, "/tests/*/ratio", "max", ".2f", where=is_lat)]
+
+
+def is_lat(holder):
+    """kind lat"""
+    return holder.get("kind") == "lat"
+
+
+# (name, README template, values). Each template must occur in README.md once filled.
+FIGURES = [
+    # ---- Status ----------------------------------------------------------------------------
+    ("Status: UCX shared-memory and tcp 64 B latency",
+     "64 B latency {} us against {} us over tcp on lo: dlc-bench's medians at {} in "
+     "`bench/results/{}`",
+     [V(U9, "/tests/host-shm~1tag_lat_64B/dlcnet_median", fmt=".2f"),
+      V(U9, "/tests/host-tcp~1tag_lat_64B/dlcnet_median", fmt=".1f"),
+      V(U9, "/context/dlcnet_commit", fmt=commit),
+      V(U9, "/context/date", fmt=lambda _: U9)]),
+    ("Status: 256 ranks' set-up over tcp and shared memory",
+     "256 ranks join, connect and align clocks in {} s over tcp on this 2-CPU host (target "
+     "30 s; {} s over shared memory in an earlier run",
+     [V(SS4, "/runs/*", setup_join_to_clocks, ".1f"),
+      V(SS3S, "/runs/*", setup_join_to_clocks, ".1f")]),
+    ("Status: replay scheduling floor",
+     "whose own floor is {} to {} us",
+     [V(RF_ALL, "/machine_floor/*/lateness_p99_s", "min", ".0f", scale=1e6),
+      V(RF_ALL, "/machine_floor/*/lateness_p99_s", "max", ".0f", scale=1e6)]),
+    ("Status: ring against Open MPI and the port rate",
+     "every size from 1 MiB: {} to {} of the port rate on a rate-limited star (its TCP "
+     "ceiling) and {} to {}x Open MPI; {} to {}x (paired) on this host over tcp and shared "
+     "memory",
+     [V(R7, STAR + "dlcnet_busbw_over_port_rate", "min", ".3f"),
+      V(R7, STAR + "dlcnet_busbw_over_port_rate", "max", ".3f"),
+      V(R7, STAR + "ratio", "min", ".3f"),
+      V(R7, STAR + "ratio", "max", ".3f"),
+      V(R7, "/sections/*/ranks/*/sizes/*/paired_ratio_median", "min", ".2f", where=host_from_1mib),
+      V(R7, "/sections/*/ranks/*/sizes/*/paired_ratio_median", "max", ".2f", where=host_from_1mib)]),
+    ("Status: the model's speed at 1 M messages",
+     "The model predicts {} to {} M messages per CPU-second at 1 M messages on a quiet host "
+     "({} M under load)",
+     [V(MS2, "/rounds/*/sizes/*/median_messages_per_cpu_s", "min", ".2f", scale=1e-6,
+        where=sizes_median_of(1000000)),
+      V(MS2, "/rounds/*/sizes/*/median_messages_per_cpu_s", "max", ".2f", scale=1e-6,
+        where=sizes_median_of(1000000)),
+      V(MS, "/sizes/*/median_messages_per_cpu_s", "one", ".2f", scale=1e-6,
+        where=sizes_median_of(1000000))]),
+
+    # ---- Benchmarks: dlc-bench verbs against perftest --------------------------------------
+    ("Benchmarks: verbs against perftest, 5 rounds",
+     "`{}` (5 rounds, {}): latency {} to {}x (64 B, 4 KiB, send, write), read bandwidth {}x, "
+     "write bandwidth {}x ({}x paired in a 6-round A/B, `{}`)",
+     [V(PT6, "/context/date", fmt=lambda _: PT6), V(PT6, "/context/dlcnet_commit", fmt=commit)]
+     + lat_range(PT6)
+     + [V(PT6, "/tests/guest~1read_bw_64KiB/ratio"), V(PT6, "/tests/guest~1write_bw_64KiB/ratio"),
+        V("2026-11-24-write-bw-ab.json", "/paired_ratio_median/dlcnew"),
+        V("2026-11-24-write-bw-ab.json", "/context/date",
+          fmt=lambda _: "2026-11-24-write-bw-ab.json")]),
+    ("Benchmarks: verbs against perftest, 3 rounds",
+     "`{}` (3 rounds, {}): latency {} to {}x, bandwidth {}x (read) and {}x (write; paired {}x)",
+     [V(PT8, "/context/date", fmt=lambda _: PT8), V(PT8, "/context/dlcnet_commit", fmt=commit)]
+     + lat_range(PT8)
+     + [V(PT8, "/tests/guest~1read_bw_64KiB/ratio"), V(PT8, "/tests/guest~1write_bw_64KiB/ratio"),
+        V(PT8, "/tests/guest~1write_bw_64KiB/paired_ratio_median")]),
+    ("Benchmarks: verbs against perftest, met",
+     "5 rounds: all but {} ({}x; {}x in the A/B); 3 rounds: all but the {} ({}x",
+     [V(PT6, "/tests", fmt=failing(PERFTEST_NAMES)),
+      V(PT6, "/tests/guest~1write_bw_64KiB/ratio"),
+      V("2026-11-24-write-bw-ab.json", "/paired_ratio_median/dlcnew"),
+      V(PT8, "/tests", fmt=failing(PERFTEST_NAMES)),
+      V(PT8, "/tests/guest~1send_lat_4KiB/ratio")]),
+
+    # ---- Benchmarks: dlc-bench --transport ucx against ucx_perftest ------------------------
+    ("Benchmarks: UCX against ucx_perftest",
+     "`{}` (5 rounds, {}) and `{}` (3 rounds, {}): tcp: tag latency {} to {}x, bandwidth {} to "
+     "{}x; shared memory: tag latency {} to {}x, tag bandwidth {} to {}x, put {} to {}x",
+     [V(U7, "/context/date", fmt=lambda _: U7), V(U7, "/context/dlcnet_commit", fmt=commit),
+      V(U9, "/context/date", fmt=lambda _: U9), V(U9, "/context/dlcnet_commit", fmt=commit),
+      V([U7, U9], "/tests/host-tcp~1tag_lat_64B/ratio", "min"),
+      V([U7, U9], "/tests/host-tcp~1tag_lat_64B/ratio", "max"),
+      V([U7, U9], "/tests/*/ratio", "min",
+        where=lambda h: h["section"] == "host-tcp" and h["kind"] == "bw"),
+      V([U7, U9], "/tests/*/ratio", "max",
+        where=lambda h: h["section"] == "host-tcp" and h["kind"] == "bw"),
+      V([U7, U9], "/tests/host-shm~1tag_lat_64B/ratio", "min", ".3f"),
+      V([U7, U9], "/tests/host-shm~1tag_lat_64B/ratio", "max", ".3f"),
+      V([U7, U9], "/tests/host-shm~1tag_bw_64KiB/ratio", "min"),
+      V([U7, U9], "/tests/host-shm~1tag_bw_64KiB/ratio", "max"),
+      V([U7, U9], "/tests/host-shm~1put_bw_64KiB/ratio", "min"),
+      V([U7, U9], "/tests/host-shm~1put_bw_64KiB/ratio", "max")]),
+    ("Benchmarks: UCX against ucx_perftest, met",
+     "tcp {}; shared memory: {} miss in the 3-round run ({}x, {}x",
+     [V([U7, U9], "/tests/*/meets_target", all_true, fmt=str,
+        where=lambda h: h["section"] == "host-tcp"),
+      V(U9, "/tests", fmt=failing(UCX_NAMES)),
+      V(U9, "/tests/host-shm~1tag_lat_64B/ratio", fmt=".3f"),
+      V(U9, "/tests/host-shm~1tag_bw_64KiB/ratio", fmt=".3f")]),
+
+    # ---- Benchmarks: dlc-bench ring against Open MPI ---------------------------------------
+    ("Benchmarks: ring against Open MPI",
+     "`{}` ({} rounds, {}), N = 2 and 4, every size from 1 MiB: star {} to {}x Open MPI and {} "
+     "to {} of the port rate (TCP's payload ceiling {}; Open MPI {} to {}); host tcp {} to "
+     "{}x, shared memory {} to {}x (paired ratios",
+     [V(R7, "/context/date", fmt=lambda _: R7), V(R7, "/context/rounds", fmt="d"),
+      V(R7, "/context/dlcnet_commit", fmt=commit),
+      V(R7, STAR + "ratio", "min", ".3f"), V(R7, STAR + "ratio", "max", ".3f"),
+      V(R7, STAR + "dlcnet_busbw_over_port_rate", "min", ".3f"),
+      V(R7, STAR + "dlcnet_busbw_over_port_rate", "max", ".3f"),
+      V(R7, "/sections/star-200mbit", fmt=".3f",
+        scale=lambda s: s["tcp_payload_ceiling_GBps"] / s["port_rate_GBps"]),
+      V(R7, STAR + "mpi_busbw_over_port_rate", "min", ".3f"),
+      V(R7, STAR + "mpi_busbw_over_port_rate", "max", ".3f"),
+      V(R7, HOST_TCP + "paired_ratio_median", "min", ".2f", where=size_at_least_1mib),
+      V(R7, HOST_TCP + "paired_ratio_median", "max", ".2f", where=size_at_least_1mib),
+      V(R7, HOST_SM + "paired_ratio_median", "min", ".2f", where=size_at_least_1mib),
+      V(R7, HOST_SM + "paired_ratio_median", "max", ".2f", where=size_at_least_1mib)]),
+    ("Benchmarks: ring against Open MPI, met",
+     "| >= 1.0x Open MPI, >= 0.9x the port rate | {} (Open MPI), {} (port rate), every "
+     "fabric, N and size |",
+     [V(R7, "/sections/*/ranks/*/sizes/*/meets_target_ratio", all_true, fmt=str,
+        where=size_at_least_1mib),
+      V(R7, STAR + "dlcnet_meets_port_target", all_true, fmt=str)]),
+
+    # ---- Benchmarks: dlc-bench fanin -------------------------------------------------------
+    ("Benchmarks: fan-in over the payload and over the solo-derived limit",
+     "`{}` ({}), W = 2, 4, 8, 16: burst completion over the payload at 100 Mbit/s {} (the tbf "
+     "also counts the headers, about 4.6 %); over the tool's solo-derived limit {} to {}",
+     [V(FAN, "/context/date", fmt=lambda _: FAN), V(FAN, "/context/dlcnet_commit", fmt=commit),
+      V(FAN, "/cases/*/bct_over_physical", "list", ".4f", where=fanin_100mbit(2)),
+      V(FAN, "/cases/*/bct_over_solo_limit", "min", ".3f", where=fanin_100mbit(2)),
+      V(FAN, "/cases/*/bct_over_solo_limit", "max", ".3f", where=fanin_100mbit(2))]),
+    ("Benchmarks: fan-in, met",
+     "| <= 1.05x the payload at the rate | no: W = {} above 1.05 |",
+     [V(FAN, "/cases/*", fanin_over_target, fmt=lambda ws: " and ".join(map(str, ws)))]),
+
+    # ---- Benchmarks: dlc-compare's model against the star ----------------------------------
+    ("Benchmarks: the model against the star",
+     "`{}` and `-fifo.json` ({}): fair ports (DRR between senders): fan-in BCT error within "
+     "{} %, ring busbw within {} %, per-message \\|error\\| p50 {} to {} %; FIFO tbf ports: BCT "
+     "within {} %, per-message p50 {} to {} %, where the measurement itself repeats per "
+     "message only within {} to {} % beyond one sender",
+     [V(FAIR, "/context/date", fmt=lambda _: FAIR), V(FAIR, "/context/dlcnet_commit", fmt=commit),
+      V(FAIR, "/table/*/bct_error_median", abs_max_pct, ".1f",
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FAIR, "/table/*/busbw_error_median", abs_max_pct, ".1f",
+        where=lambda h: h["pattern"] == "ring"),
+      V(FAIR, "/table/*/abs_error_p50", "min", ".1f", scale=100),
+      V(FAIR, "/table/*/abs_error_p50", "max", ".1f", scale=100),
+      V(FIFO, "/table/*/bct_error_median", abs_max_pct, ".1f",
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FIFO, "/table/*/abs_error_p50", "min", ".1f", scale=100),
+      V(FIFO, "/table/*/abs_error_p50", "max", ".1f", scale=100),
+      V(FIFO, "/table/*/repeat_abs_change_p50", "min", ".1f", scale=100,
+        where=beyond_one_sender),
+      V(FIFO, "/table/*/repeat_abs_change_p50", "max", ".1f", scale=100,
+        where=beyond_one_sender)]),
+    ("Benchmarks: the model against the star, met",
+     "BCT yes; per message yes on fair ports, on FIFO ports only at {} (docs/compare.md)",
+     [V(FIFO, "/table", fmt=fifo_per_message_met)]),
+    ("Benchmarks: the model against the star, FIFO same commit",
+     "`-fifo.json` ({})", [V(FIFO, "/context/dlcnet_commit", fmt=commit)]),
+
+    # ---- Benchmarks: the model's speed -----------------------------------------------------
+    ("Benchmarks: the model's speed",
+     "`{}` ({}), quiet host (load average {} to {}), 3 runs of 5: median {} to {} M messages "
+     "per CPU-second at 100 k, {} to {} M at 1 M; `{}` ({}), loaded (load average {}): {} M "
+     "and {} M",
+     [V(MS2, "/note", fmt=lambda _: MS2), V(MS2, "/rounds/0/commit", fmt=str),
+      V(MS2, "/rounds/*/load_average_before", "min", ".2f", scale=first_load),
+      V(MS2, "/rounds/*/load_average_before", "max", ".2f", scale=first_load),
+      V(MS2, "/rounds/*/sizes/*/median_messages_per_cpu_s", "min", ".2f", scale=1e-6,
+        where=sizes_median_of(100000)),
+      V(MS2, "/rounds/*/sizes/*/median_messages_per_cpu_s", "max", ".2f", scale=1e-6,
+        where=sizes_median_of(100000)),
+      V(MS2, "/rounds/*/sizes/*/median_messages_per_cpu_s", "min", ".2f", scale=1e-6,
+        where=sizes_median_of(1000000)),
+      V(MS2, "/rounds/*/sizes/*/median_messages_per_cpu_s", "max", ".2f", scale=1e-6,
+        where=sizes_median_of(1000000)),
+      V(MS, "/bench", fmt=lambda _: MS), V(MS, "/commit", fmt=str),
+      V(MS, "/load_average_before", fmt=".2f", scale=first_load),
+      V(MS, "/sizes/*/median_messages_per_cpu_s", "one", ".2f", scale=1e-6,
+        where=sizes_median_of(100000)),
+      V(MS, "/sizes/*/median_messages_per_cpu_s", "one", ".2f", scale=1e-6,
+        where=sizes_median_of(1000000))]),
+    ("Benchmarks: the model's speed, met",
+     "yes on a quiet host; loaded, at 1 M only in the best run ({} M)",
+     [V(MS, "/sizes/*/best_messages_per_cpu_s", "one", ".2f", scale=1e-6,
+        where=sizes_median_of(1000000))]),
+
+    # ---- Benchmarks: a job's set-up --------------------------------------------------------
+    ("Benchmarks: a job's set-up",
+     "`{}` ({}): join to clocks, 256 ranks on this host: {} s over tcp on a quiet host; "
+     "earlier runs at {}: {} s loaded (`{}`), {} s over shared memory (`{}`)",
+     [V(SS4, "/context/date", fmt=lambda _: SS4), V(SS4, "/context/dlcnet_commit", fmt=commit),
+      V(SS4, "/runs/*", setup_join_to_clocks, ".1f"),
+      V(SS3, "/context/dlcnet_commit", fmt=commit),
+      V(SS3, "/runs/*", setup_join_to_clocks, ".1f"),
+      V(SS3, "/context/date", fmt=lambda _: SS3),
+      V(SS3S, "/runs/*", setup_join_to_clocks, ".1f"),
+      V(SS3S, "/context/date", fmt=lambda _: SS3S)]),
+
+    # ---- Benchmarks: dlc-trace loading -----------------------------------------------------
+    # The JSON holds no commit: 7a17e42 is the last commit before its context.date
+    # (2026-11-22T18:42:27Z; git log --before). The date is checked.
+    ("Benchmarks: a job's set-up, met",
+     "| 256 ranks < 30 s | {} |",
+     [V(SS4, "/runs/*", lambda runs: "yes" if setup_join_to_clocks(runs) < 30 else "no",
+        fmt=str)]),
+    ("Benchmarks: dlc-trace loading 10 M records",
+     "`{}` (measured {} at 7a17e42, before later changes to the loader): {} M records per "
+     "CPU-second (best of {} loads; median {} M), {} B per record held (peak RSS {} B)",
+     [V(TL, "/benchmark", fmt=lambda _: TL), V(TL, "/context/date", fmt=lambda d: d[:10]),
+      V(TL, "/best_cpu/records_per_cpu_second", fmt=".2f", scale=1e-6),
+      V(TL, "/runs", fmt=lambda runs: str(len(runs))),
+      V(TL, "/runs/*/records_per_cpu_second", "median", ".2f", scale=1e-6),
+      V(TL, "/memory/model_bytes_per_record", fmt=".1f"),
+      V(TL, "/memory/peak_rss_bytes_per_record", fmt=".1f")]),
+
+    ("Benchmarks: dlc-trace loading, met",
+     "| 5 M/s, < 64 B held | {}, at that commit |",
+     [V(TL, "", lambda docs: "yes" if (docs[0]["best_cpu"]["records_per_cpu_second"] >= 5e6
+                                       and docs[0]["memory"]["model_bytes_per_record"] < 64)
+        else "no", fmt=str)]),
+
+    # ---- Benchmarks: replay scheduling error -----------------------------------------------
+    ("Benchmarks: replay scheduling error p99",
+     "| this machine's own floor, {} to {} us (`bench/stall_probe.c`) | `{}` ({}, before later "
+     "replay changes), LeNet-5, 3 ranks on 2 CPUs: p99 {} us with the default `--ucx-tls sm`; "
+     "{} us with `--ucx-tls posix,self --part-bytes 64K` (`{}`)",
+     [V(RF_ALL, "/machine_floor/*/lateness_p99_s", "min", ".0f", scale=1e6),
+      V(RF_ALL, "/machine_floor/*/lateness_p99_s", "max", ".0f", scale=1e6),
+      V(RF, "/context/date", fmt=lambda _: RF), V(RF, "/context/dlcnet_commit", fmt=commit),
+      V(RF, "/median_over_runs/p99_s", fmt=".0f", scale=1e6),
+      V(RF64, "/median_over_runs/p99_s", fmt=".0f", scale=1e6),
+      V(RF64, "/context/date", fmt=lambda _: RF64)]),
+    ("Benchmarks: replay scheduling error, met",
+     "| < 20 us | {}: below this machine's floor |",
+     [V(RF_ALL, "/meets_target", all_true, fmt=str)]),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+
+def squash(text):
+    return re.sub(r"\s+", " ", text)
+
+
+def template_regex(template):
+    """The template with each "{}" as a group: what the README has in its place."""
+    parts = [re.escape(squash(p)) for p in template.split("{}")]
+    rx = "(.{1,80}?)".join(parts)
+    if template.endswith("{}"):  # nothing after it to stop a lazy group: take a word
+        rx = rx[:-len("(.{1,80}?)")] + r"([^\s;|()]+)" if parts[-1] == "" else rx
+    return re.compile(rx)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--readme", default=os.path.join(here, "..", "README.md"))
+    ap.add_argument("--results", default=os.path.join(here, "results"))
+    args = ap.parse_args()
+
+    with open(args.readme, encoding="utf-8") as f:
+        readme = squash(f.read())
+    cache = {}
+
+    def load(name):
+        if name not in cache:
+            with open(os.path.join(args.results, name), encoding="utf-8") as f:
+                cache[name] = json.load(f)
+        return cache[name]
+
+    failures, count = [], 0
+    for name, template, values in FIGURES:
+        if template.count("{}") != len(values):
+            failures.append(f"{name}: the table is wrong: {template.count('{}')} places, "
+                            f"{len(values)} values")
+            continue
+        texts = []
+        broken = False
+        for v in values:
+            try:
+                texts.append(render(v, compute(v, load)))
+            except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+                failures.append(f"{name}: {', '.join(v.files)} {v.key()}: {e}")
+                broken = True
+        if broken:
+            continue
+        count += len(values)
+        expected = squash(template.format(*texts))
+        if expected in readme:
+            continue
+        m = template_regex(template).search(readme)
+        if not m:
+            failures.append(f"{name}: README.md has no text like {expected!r}")
+            continue
+        found = m.groups()
+        for v, want, have in zip(values, texts, found):
+            if want != have:
+                failures.append(
+                    f"{name}: README.md says {have!r} where {', '.join(v.files)} "
+                    f"{v.key()} gives {want!r}")
+    if failures:
+        for line in failures:
+            print(f"check_figures: FAIL {line}", file=sys.stderr)
+        print(f"check_figures: {len(failures)} figure(s) differ from their result files",
+              file=sys.stderr)
+        return 1
+    print(f"check_figures: {len(FIGURES)} figures ({count} values) match their result files")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
