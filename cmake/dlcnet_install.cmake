@@ -1,13 +1,15 @@
 # What `cmake --install` puts where (GNU layout under CMAKE_INSTALL_PREFIX; the .deb uses /usr):
 #   bin/<tool>                                      the tools (dlcnet_install_tool)
 #   share/man/man1/<tool>.1.gz                      made at build time by help2man from the
-#                                                   built tool's --help (packaging/help-all.sh)
+#                                                   built tool's --help (packaging/help-all.sh),
+#                                                   and dlc-plot's, dlc-compare-plot's
 #   share/bash-completion/completions/<tool>        packaging/completion.bash (reads --help)
 #   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md,
 #                                                   docs/plots/ (docs/plots.md's images)
 #   share/dlcnet/scripts/                           netns-star.sh, star-run.sh
 #   share/dlcnet/examples/                          the bundled example job
 #   share/dlcnet/dlcplot/                           dlc-plot's python modules (tools/dlcplot)
+#                                                   and plot_version.py (both tools' --version)
 include(GNUInstallDirs)
 
 find_program(DLCNET_HELP2MAN help2man)
@@ -70,19 +72,27 @@ function(dlcnet_install_shared)
        CONTENT "# Written by cmake/dlcnet_install.cmake.\nVERSION = \"${PROJECT_VERSION}\"\n")
   install(FILES ${_plot_modules} ${PROJECT_BINARY_DIR}/dlcplot/plot_version.py
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/dlcplot)
-  # Its man page, as the tools' (help2man from its --help, which loads no matplotlib).
+  # Their man pages, as the tools' (help2man from their --help and --version, which load no
+  # matplotlib).
   if(DLCNET_HELP2MAN)
-    set(_page ${PROJECT_BINARY_DIR}/man/dlc-plot.1)
-    add_custom_command(
-      OUTPUT ${_page}.gz
-      COMMAND ${DLCNET_HELP2MAN} --no-info --no-discard-stderr --section=1 --source=dlcnet
-              "--name=PNG plots of dlcnet's JSON reports and record files" --output=${_page}
-              ${PROJECT_SOURCE_DIR}/tools/dlc-plot
-      COMMAND gzip -9nf ${_page}
-      DEPENDS ${PROJECT_SOURCE_DIR}/tools/dlc-plot ${_plot_modules}
-      COMMENT "Man page of dlc-plot (help2man)"
-      VERBATIM)
-    add_custom_target(dlc-plot-man ALL DEPENDS ${_page}.gz)
-    install(FILES ${_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+    foreach(_py dlc-plot dlc-compare-plot)
+      if(_py STREQUAL dlc-plot)
+        set(_name "PNG plots of dlcnet's JSON reports and record files")
+      else()
+        set(_name "PNG pictures of a dlc-compare comparison, measured against predicted")
+      endif()
+      set(_page ${PROJECT_BINARY_DIR}/man/${_py}.1)
+      add_custom_command(
+        OUTPUT ${_page}.gz
+        COMMAND ${DLCNET_HELP2MAN} --no-info --no-discard-stderr --section=1 --source=dlcnet
+                "--name=${_name}" --output=${_page} ${PROJECT_SOURCE_DIR}/tools/${_py}
+        COMMAND gzip -9nf ${_page}
+        DEPENDS ${PROJECT_SOURCE_DIR}/tools/${_py} ${_plot_modules}
+                ${PROJECT_SOURCE_DIR}/CMakeLists.txt
+        COMMENT "Man page of ${_py} (help2man)"
+        VERBATIM)
+      add_custom_target(${_py}-man ALL DEPENDS ${_page}.gz)
+      install(FILES ${_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+    endforeach()
   endif()
 endfunction()

@@ -22,11 +22,28 @@
 # one flow's ACKs then never wait behind another flow's data from the same host. up refuses a prefix that is in use and removes what it made when it fails.
 # down removes every namespace of the prefix (and with it their veths and the bridge); it is
 # idempotent.
+# -h or --help prints this comment; bad usage (an unknown command or argument, a value out of
+# range) exits 2 with a message and the synopsis, before anything needs root.
 set -euo pipefail
 
+# usage: the synopsis (lines 6-9 above) on stderr, exit 2: bad usage.
 usage() {
   sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
+}
+# usage_error MESSAGE: MESSAGE and the synopsis on stderr, exit 2.
+usage_error() {
+  echo "netns-star: $*" >&2
+  usage
+}
+# help: the comment above (what it builds, the synopsis) on stdout, exit 0 (-h, --help).
+show_help() {
+  awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+  exit 0
+}
+# need OPTION [VALUE...]: OPTION has a non-empty value.
+need() {
+  if [ $# -lt 2 ] || [ -z "$2" ]; then usage_error "$1 needs a value"; fi
 }
 die() {
   echo "netns-star: $*" >&2
@@ -169,41 +186,47 @@ up() {
   fi
 }
 
-[ $# -ge 1 ] || usage
+[ $# -ge 1 ] || usage_error "up or down?"
 cmd="$1"
 shift
+case "$cmd" in
+  -h | --help) show_help ;;
+  up | down) ;;
+  *) usage_error "unknown command '$cmd' (up or down)" ;;
+esac
 prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd="" fair=""
 subnet="10.230.0"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --prefix) prefix="${2:?--prefix needs a value}"; shift 2 ;;
-    --hosts) hosts="${2:?--hosts needs a value}"; shift 2 ;;
-    --rate) rate="${2:?--rate needs a value}"; shift 2 ;;
-    --burst) burst="${2:?--burst needs a value}"; shift 2 ;;
-    --limit) limit="${2:?--limit needs a value}"; shift 2 ;;
-    --netem) netem="${2:?--netem needs a value}"; shift 2 ;;
-    --subnet) subnet="${2:?--subnet needs a value}"; shift 2 ;;
+    --prefix) need "$@"; prefix="$2"; shift 2 ;;
+    --hosts) need "$@"; hosts="$2"; shift 2 ;;
+    --rate) need "$@"; rate="$2"; shift 2 ;;
+    --burst) need "$@"; burst="$2"; shift 2 ;;
+    --limit) need "$@"; limit="$2"; shift 2 ;;
+    --netem) need "$@"; netem="$2"; shift 2 ;;
+    --subnet) need "$@"; subnet="$2"; shift 2 ;;
     --all-ports) all_ports=1; shift ;;
-    --initcwnd) initcwnd="${2:?--initcwnd needs a value}"; shift 2 ;;
+    --initcwnd) need "$@"; initcwnd="$2"; shift 2 ;;
     --fair) fair=host; shift ;;
     --fair-flows) fair=flow; shift ;;
-    -h | --help) usage ;;
-    *) die "unknown argument '$1'" ;;
+    -h | --help) show_help ;;
+    *) usage_error "unknown argument '$1'" ;;
   esac
 done
-[ "$(id -u)" -eq 0 ] || die "needs root (ip netns add)"
+# The arguments first (bad usage exits 2 whoever runs it), then root.
 [[ "$prefix" =~ ^[A-Za-z0-9_][A-Za-z0-9_-]{0,40}$ ]] ||
-  die "--prefix: 1 to 41 characters of [A-Za-z0-9_-], not '$prefix'"
-case "$cmd" in
-  up)
-    if ! [[ "$hosts" =~ ^[0-9]+$ ]] || [ "$hosts" -lt 2 ] || [ "$hosts" -gt 250 ]; then
-      die "--hosts: 2 to 250, not '$hosts'"
-    fi
-    [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "--subnet: three octets such as 10.230.0"
-    [[ "$subnet" != 198.1[89].* ]] || die "--subnet: 198.18.0.0/15 belongs to the Soft-RoCE guests"
-    [ -z "$initcwnd" ] || [[ "$initcwnd" =~ ^[1-9][0-9]{0,4}$ ]] || die "--initcwnd: 1 to 99999 segments"
-    up "$prefix" "$hosts"
-    ;;
-  down) down "$prefix" ;;
-  *) usage ;;
-esac
+  usage_error "--prefix: 1 to 41 characters of [A-Za-z0-9_-], not '$prefix'"
+if [ "$cmd" = up ]; then
+  if ! [[ "$hosts" =~ ^[0-9]+$ ]] || [ "$hosts" -lt 2 ] || [ "$hosts" -gt 250 ]; then
+    usage_error "--hosts: 2 to 250, not '$hosts'"
+  fi
+  [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || usage_error "--subnet: three octets such as 10.230.0"
+  [[ "$subnet" != 198.1[89].* ]] || usage_error "--subnet: 198.18.0.0/15 belongs to the Soft-RoCE guests"
+  [ -z "$initcwnd" ] || [[ "$initcwnd" =~ ^[1-9][0-9]{0,4}$ ]] || usage_error "--initcwnd: 1 to 99999 segments"
+fi
+[ "$(id -u)" -eq 0 ] || die "needs root (ip netns add)"
+if [ "$cmd" = up ]; then
+  up "$prefix" "$hosts"
+else
+  down "$prefix"
+fi

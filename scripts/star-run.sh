@@ -13,22 +13,34 @@
 #   netns-star.sh up --prefix P --hosts 5 --rate 100mbit --limit 4mb
 #   star-run.sh --prefix P --ranks 5 -- build/bin/dlc-bench fanin --transport ucx \
 #     --ucx-tls tcp,self -s 64K --burst 16 --qdisc p0 --qdisc-netns P-sw
+#
+# -h or --help (before --) prints this comment; bad usage exits 2 with a message.
 set -uo pipefail
 
 die() {
   echo "star-run: $*" >&2
   exit 2
 }
+# show_help: the comment above on stdout, exit 0.
+show_help() {
+  awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
+  exit 0
+}
+# need OPTION [VALUE...]: OPTION has a non-empty value.
+need() {
+  if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a value"; fi
+}
 
 prefix="" ranks="" port=19000 subnet="10.230.0" limit=300 logs=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --prefix) prefix="${2:?--prefix needs a value}"; shift 2 ;;
-    --ranks) ranks="${2:?--ranks needs a value}"; shift 2 ;;
-    --port) port="${2:?--port needs a value}"; shift 2 ;;
-    --subnet) subnet="${2:?--subnet needs a value}"; shift 2 ;;
-    --timeout) limit="${2:?--timeout needs a value}"; shift 2 ;;
-    --logs) logs="${2:?--logs needs a value}"; shift 2 ;;
+    --prefix) need "$@"; prefix="$2"; shift 2 ;;
+    --ranks) need "$@"; ranks="$2"; shift 2 ;;
+    --port) need "$@"; port="$2"; shift 2 ;;
+    --subnet) need "$@"; subnet="$2"; shift 2 ;;
+    --timeout) need "$@"; limit="$2"; shift 2 ;;
+    --logs) need "$@"; logs="$2"; shift 2 ;;
+    -h | --help) show_help ;;
     --) shift; break ;;
     *) die "unknown argument '$1' (the program comes after --)" ;;
   esac

@@ -1,13 +1,59 @@
 # The star of network namespaces under UCX traffic (scripts/netns-star.sh, fabric/): a 3-host
 # star with a 100 Mbit/s tbf on p0, two dlc-bench bw clients (in P-h1 and P-h2) sending to two
-# servers in P-h0, the tbf sampled from the switch namespace by qdisc-probe. Root only: exits
-# 77 (skipped) when not root or when `ip netns add` fails. $1: the build's bin directory.
+# servers in P-h0, the tbf sampled from the switch namespace by qdisc-probe. First, as any
+# user, the two scripts' usage: -h and --help print it and exit 0, bad usage exits 2 with a
+# message (no namespace made). The star itself is root only: exits 77 (skipped) when not root
+# or when `ip netns add` fails, unless a usage check failed. $1: the build's bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 STAR="$ROOT/scripts/netns-star.sh"
+RUN="$ROOT/scripts/star-run.sh"
 B="$BIN/dlc-bench"
 SECONDS_RUN=3
-[ "$(id -u)" -eq 0 ] || { echo "not root: skipped"; exit 77; }
+
+# usage_exit NAME STATUS PATTERN CMD...: CMD exits STATUS; with 0 its stdout matches PATTERN
+# (extended regex) and stderr is empty, else stderr matches PATTERN and stdout is empty.
+usage_exit() {
+  local name="$1" want="$2" pattern="$3" rc out=out
+  shift 3
+  timeout 30 "$@" >"$work/out" 2>"$work/err"
+  rc=$?
+  [ "$want" -eq 0 ] || out=err
+  if [ "$rc" -ne "$want" ]; then
+    bad "$name: exit $rc, not $want"
+    sed 's/^/  | /' "$work/out" "$work/err" | tail -10
+  elif ! grep -Eq -- "$pattern" "$work/$out"; then
+    bad "$name: std$out lacks /$pattern/"
+    sed 's/^/  | /' "$work/$out" | tail -10
+  elif [ -s "$work/$([ "$out" = out ] && echo err || echo out)" ]; then
+    bad "$name: output on the wrong stream"
+  else
+    ok "$name"
+  fi
+}
+for h in -h --help; do
+  usage_exit "netns-star.sh $h" 0 "^  netns-star.sh up --prefix P --hosts N" bash "$STAR" "$h"
+  usage_exit "netns-star.sh up $h" 0 "^  netns-star.sh down --prefix P\$" bash "$STAR" up --prefix x "$h"
+  usage_exit "star-run.sh $h" 0 "^  star-run.sh --prefix P --ranks N" bash "$RUN" "$h"
+done
+usage_exit "netns-star.sh with no command" 2 "up or down" bash "$STAR"
+usage_exit "netns-star.sh's unknown command" 2 "unknown command 'sideways'" bash "$STAR" sideways --prefix x
+usage_exit "netns-star.sh's unknown argument" 2 "unknown argument '--bogus'" \
+  bash "$STAR" up --prefix x --hosts 3 --bogus
+usage_exit "netns-star.sh without --prefix" 2 "--prefix: 1 to 41 characters" bash "$STAR" down
+usage_exit "netns-star.sh's --prefix without a value" 2 "--prefix needs a value" bash "$STAR" down --prefix
+usage_exit "netns-star.sh's --hosts out of range" 2 "--hosts: 2 to 250, not '1'" \
+  bash "$STAR" up --prefix x --hosts 1
+usage_exit "star-run.sh's unknown argument" 2 "unknown argument '--bogus'" bash "$RUN" --bogus
+usage_exit "star-run.sh without --prefix" 2 "--prefix: which star" bash "$RUN" --ranks 2 -- true
+usage_exit "star-run.sh's --ranks without a value" 2 "--ranks needs a value" bash "$RUN" --prefix x --ranks
+usage_exit "star-run.sh without a program" 2 "no program given after --" bash "$RUN" --prefix x --ranks 2
+
+if [ "$(id -u)" -ne 0 ]; then
+  [ "$failed" -eq 0 ] || { finish; exit; }
+  echo "not root: skipped"
+  exit 77
+fi
 prefix="fstar$$"
 ip netns add "$prefix-try" 2>/dev/null || { echo "ip netns add fails: skipped"; exit 77; }
 ip netns delete "$prefix-try"

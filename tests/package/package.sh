@@ -1,9 +1,10 @@
 # The .deb as a user gets it: cpack builds it from this build tree into a scratch directory,
 # its control fields must declare the Debian libraries the tools link, dpkg -x extracts it
-# into a scratch root, and from there every tool and subcommand answers --version with the
-# project's version, every man page renders and names every option --help lists, the bash
-# completion completes from the installed tools, and the scripts, docs and licence are in
-# place. Removes everything it made (lib.sh's work directory).
+# into a scratch root, and from there every tool and subcommand (and the python tools dlc-plot
+# and dlc-compare-plot, whose python3 and python3-matplotlib it must depend on) answers
+# --version with the project's version, every man page renders and names every option --help
+# lists, the bash completion completes from the installed tools, and the scripts, docs and
+# licence are in place. Removes everything it made (lib.sh's work directory).
 #   package.sh BIN BUILD_DIR VERSION TOOL...
 source "$(dirname "$0")/../e2e/lib.sh"
 build="$1" version="$2"
@@ -25,7 +26,7 @@ deb="$(ls "$work"/cpack/dlcnet_"$version"_*.deb 2>/dev/null | head -1)"
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "  | Depends: $depends"
 echo "  | Recommends: $(dpkg-deb -f "$deb" Recommends)"
-for lib in libibverbs1 librdmacm1 libucx0 libstdc++6 libc6; do
+for lib in libibverbs1 librdmacm1 libucx0 libstdc++6 libc6 python3 python3-matplotlib; do
   [[ ", $depends," == *", $lib "* || ", $depends," == *", $lib,"* ]] && ok "Depends names $lib" ||
     bad "Depends lacks $lib"
 done
@@ -97,12 +98,26 @@ done
   ok "completion: dlc-compare-plot's options" ||
   bad "completion: dlc-compare-plot --queue-: '$(complete_words dlc-compare-plot --queue-)'"
 
-# What else a user runs or reads.
-first="$("$root/usr/bin/dlc-plot" --version 2>&1 | head -1)"
-[ "$first" = "dlc-plot (dlcnet) $version" ] && ok "dlc-plot --version (its modules found): $first" ||
-  bad "dlc-plot --version: '$first'"
-man -l "$root/usr/share/man/man1/dlc-plot.1.gz" 2>/dev/null | grep -q -- "--label" &&
-  ok "man -l dlc-plot.1.gz" || bad "dlc-plot's man page: missing or without its options"
+# What else a user runs or reads: the python tools' --version (the version cmake wrote beside
+# dlc-plot's modules, found from usr/bin) and man pages, as the tools' above.
+for t in dlc-plot dlc-compare-plot; do
+  first="$("$root/usr/bin/$t" --version 2>&1 | head -1)"
+  [ "$first" = "$t (dlcnet) $version" ] && ok "$t --version: $first" || bad "$t --version: '$first'"
+  page="$root/usr/share/man/man1/$t.1.gz"
+  if man -l "$page" >"$work/man.txt" 2>"$work/man.err" && grep -q "^NAME" "$work/man.txt"; then
+    ok "man -l $t.1.gz"
+  else
+    bad "man -l $t.1.gz: $(head -3 "$work/man.err")"
+    continue
+  fi
+  opts="$(_dlcnet_options "$t")"
+  missing=""
+  for o in $opts; do
+    grep -qE -- "(^|[ ,])$o([ ,=]|\$)" "$work/man.txt" || missing+=" $o"
+  done
+  [ -n "$opts" ] && [ -z "$missing" ] && ok "$t's man page names every option of --help" ||
+    bad "$t's man page lacks${missing:- (no options read from --help)}"
+done
 for f in usr/share/dlcnet/scripts/netns-star.sh usr/share/dlcnet/scripts/star-run.sh; do
   [ -x "$root/$f" ] && ok "$f" || bad "$f: missing or not executable"
 done

@@ -4,7 +4,8 @@
 # and by the input's own kind, each a PNG of sensible size; --version names the project's; bad
 # input (a record's bad field, a report's missing field, broken JSON, an unknown file, the wrong
 # kind, a receiver's records, a missing file) exits 2 naming the file and the line or field,
-# with no traceback and no PNG.
+# with no traceback and no PNG. dlc-compare-plot (beside DLC_PLOT) answers --version and -V the
+# same way, without --out, and still asks for --out otherwise.
 #   plot.sh DLC_PLOT VERSION
 set -uo pipefail
 export PATH="/usr/bin:/bin:$PATH"
@@ -74,6 +75,20 @@ refuses() {
 
 first="$("$tool" --version | head -1)"
 [ "$first" = "dlc-plot (dlcnet) $version" ] && ok "--version: $first" || bad "--version: '$first'"
+cmp_plot="$(dirname "$tool")/dlc-compare-plot"
+for v in --version -V; do
+  if first="$("$cmp_plot" "$v" 2>"$work/err")"; then
+    first="$(head -1 <<<"$first")"
+    [ "$first" = "dlc-compare-plot (dlcnet) $version" ] && ok "dlc-compare-plot $v: $first" ||
+      bad "dlc-compare-plot $v: '$first'"
+  else
+    bad "dlc-compare-plot $v: exit $?: $(head -3 "$work/err")"
+  fi
+done
+"$cmp_plot" --csv "$work/none.csv" >"$work/out" 2>"$work/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q -- "required: --out" "$work/err" && ok "dlc-compare-plot without --out: exit 2" ||
+  bad "dlc-compare-plot without --out: exit $rc: $(head -3 "$work/err")"
 help="$("$tool" --help)"
 missing=""
 for k in cdf timeline bw bursts busbw iterations; do grep -q "^  $k " <<<"$help" || missing+=" $k"; done
