@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz (clang, ASan + UBSan) and runs each for a given
 # time on a working copy of its seed corpus.
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      (default: 5 s, every target)
+#   scripts/fuzz.sh [--merge] [SECONDS] [TARGET...]      (default: 5 s, every target)
+# --merge: afterwards, each target's working corpus is merged (libFuzzer's -merge=1: only inputs
+# that add coverage) into tests/fuzz/corpus/<target>, the corpus CI starts from: commit it.
 # Prints one line per target: executions, coverage (libFuzzer's edge count "cov" and feature
 # count "ft"), corpus size, and the result. A crash leaves its input in
 # <build>/fuzz-artifacts/<target>/ and fails the script: copy it to
@@ -11,6 +13,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="/usr/bin:/bin:$PATH"
+merge=0
+if [ "${1:-}" = --merge ]; then
+  merge=1
+  shift
+fi
 seconds="${1:-5}"
 shift || true
 targets=("$@")
@@ -57,5 +64,12 @@ for t in "${targets[@]}"; do
   fi
   printf '%-24s %4s s  %10s execs  cov %5s  ft %6s  corpus %5s  %s\n' \
     "$t" "$seconds" "$execs" "$cov" "$ft" "$corp" "$result"
+  if [ $merge -eq 1 ] && [ $rc -eq 0 ]; then
+    before=$(ls tests/fuzz/corpus/"$t" | wc -l)
+    "$build/tests/fuzz/$t" -merge=1 -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=256 \
+      tests/fuzz/corpus/"$t" "$corpus" >"$build/fuzz-$t-merge.log" 2>&1 ||
+      { echo "  merge failed: $build/fuzz-$t-merge.log"; status=1; }
+    echo "  merged into tests/fuzz/corpus/$t: $before -> $(ls tests/fuzz/corpus/"$t" | wc -l) inputs"
+  fi
 done
 exit $status

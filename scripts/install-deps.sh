@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # build
-  build-essential cmake pkg-config clang-format
+  build-essential cmake pkg-config clang-format ccache
   # fuzzing (tests/fuzz, scripts/fuzz.sh): clang and its libFuzzer
   clang libfuzzer-14-dev
   # RDMA user space (verbs, rdma_cm, providers incl. rxe) and tools

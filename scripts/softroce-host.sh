@@ -72,6 +72,12 @@ softroce_ipv4() {  # softroce_ipv4 IF: its first IPv4 address, without the prefi
 softroce_main() {
   set -uo pipefail
   local cmd="${1:-}" name=rxe0 netdev="" addr loaded_here=0
+  case " $* " in
+    *" -h "* | *" --help "*)
+      sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      return 0
+      ;;
+  esac
   [ $# -gt 0 ] && shift
   while [ $# -gt 0 ]; do
     case "$1" in

@@ -2,6 +2,9 @@
 // every message experienced. The work is in replay/ (engine, plan, reports; one rank's run is
 // replay/replay_rank.cpp); the start of the run (--spawn or this process's rank) is
 // launch/rank_main.hpp.
+#include <exception>
+#include <iostream>
+
 #include "apps/dlc_replay/options.hpp"
 #include "launch/rank_main.hpp"
 #include "replay/replay_rank_map.hpp"
@@ -13,6 +16,20 @@ int main(int argc, char** argv) {
   auto parsed = cli::parse_options(argc, argv);
   if (!parsed.options) return parsed.exit_code;
   cli::Options& o = *parsed.options;
+  if (o.check) {
+    // What a launcher (scripts/run-main.sh) asks before it boots a guest or starts ranks.
+    try {
+      const trace::Job job = trace::read_job(o.run.inputs);
+      const int world = RankMap::make(job, o.run.map_spec).world_size();
+      std::cout << "dlc-replay: check passed: " << job.messages.size() << " messages, " << world
+                << " ranks (" << job.num_workers << " workers, " << job.num_servers
+                << " servers); nothing was sent\n";
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "dlc-replay: " << e.what() << '\n';
+      return 1;
+    }
+  }
   RankMain m;
   m.spawn = o.spawn;
   m.given = o.given;

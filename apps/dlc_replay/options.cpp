@@ -92,6 +92,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
   auto* tok = app.add_option("--job-token", token, "shared secret of this job's ranks")
                   ->check(dlcnet::cli::whole<uint64_t>(0));
   app.add_flag("--spawn", o.spawn, "start every rank on this host (a try-out)");
+  app.add_flag("--check", o.check,
+               "read the job and check the options, say how many ranks it needs, and exit: "
+               "nothing is sent");
   app.add_option("--spawn-timeout", o.spawn_timeout_s, "--spawn: kill every rank after this")
       ->check(dlcnet::cli::whole<int>(1, dlcnet::cli::kMaxTimeout));
   app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");

@@ -14,6 +14,7 @@ struct Options {
   RunOptions run;
   ExplicitRank given;  // --rank, --world-size, --coordinator, --job-token
   bool spawn = false;
+  bool check = false;  // --check: read the job and the options, send nothing
   int spawn_timeout_s = 3600;
 };
 

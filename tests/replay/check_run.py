@@ -2,7 +2,7 @@
 """Checks a dlc-replay run against its job, independently of the tool's own verdict.
 
 usage: check_run.py JOB_DIR JSON RECORDS_PREFIX FCT [--iterations N] [--op send|write]
-                    [--cross-host RANK ...]
+                    [--cross-host RANK ...] [--flows FLOW_TXT]
 
 - every trace message (one per sending record of a worker or server file) was sent exactly
   once and received exactly once, with the trace's size, between the ranks of the default map;
@@ -10,7 +10,9 @@ usage: check_run.py JOB_DIR JSON RECORDS_PREFIX FCT [--iterations N] [--op send|
   push (send), acknowledgement (recv), pull request (send), pull reply (recv); at a server,
   per key and worker, push (recv), acknowledgement (send), pull request (recv), reply (send);
 - the records files parse (header, 12 integer-or-name columns), the fct file has one line per
-  message in HPCC's layout, and the JSON report says ok with the expected counts.
+  message in HPCC's layout (FCT `-`: none was written), the flow.txt of --export-flows (with
+  --flows) counts and lists every message and its flow map has a line per message, and the JSON
+  report says ok with the expected counts.
 Prints one line per failed check and exits 1 if any failed.
 """
 import collections
@@ -77,6 +79,7 @@ def main(argv):
     iterations = None
     op = "send"
     cross = set()
+    flows = None
     i = 0
     while i < len(opts):
         if opts[i] == "--iterations":
@@ -84,6 +87,9 @@ def main(argv):
             i += 2
         elif opts[i] == "--op":
             op = opts[i + 1]
+            i += 2
+        elif opts[i] == "--flows":
+            flows = opts[i + 1]
             i += 2
         elif opts[i] == "--cross-host":
             cross.add(int(opts[i + 1]))
@@ -163,8 +169,19 @@ def main(argv):
         bounds = [p["uncertainty_s"] for p in doc["latency"] if p["src"] in cross or p["dst"] in cross]
         check(bounds and all(b > 0 for b in bounds), "cross-host latencies carry their bound")
 
-    lines = open(fct).read().splitlines()
-    check(len(lines) == len(sends), f"fct: {len(lines)} lines for {len(sends)} messages")
+    lines = open(fct).read().splitlines() if fct != "-" else []
+    check(fct == "-" or len(lines) == len(sends), f"fct: {len(lines)} lines for {len(sends)} messages")
+    if flows is not None:
+        # HPCC's flow.txt: a count, then "src dst priority dport size start_s" per message.
+        fl = open(flows).read().splitlines()
+        check(fl and fl[0].strip() == str(len(sends)) and len(fl) == len(sends) + 1,
+              f"flow.txt: first line {fl[:1]}, {len(fl) - 1} flows for {len(sends)} messages")
+        check(all(len(x.split()) == 6 for x in fl[1:]), "flow.txt: a line without 6 fields")
+        sizes = collections.Counter(int(x.split()[4]) for x in fl[1:])
+        check(sizes == collections.Counter(int(r["bytes"]) for _, r in sends),
+              "flow.txt: the sizes are not the messages' sizes")
+        mp = [x for x in open(flows + ".map").read().splitlines() if x and not x.startswith("#")]
+        check(len(mp) >= len(sends), f"flow map: {len(mp)} lines for {len(sends)} messages")
     for line in lines:
         f = line.split()
         if not check(len(f) == 8 and re.fullmatch(r"[0-9a-f]{8}", f[0]) and
