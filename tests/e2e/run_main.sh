@@ -52,8 +52,12 @@ else
   bad "outputs disagree with the job"
   sed 's/^/  | /' "$work/check" | tail -20
 fi
+# Over verbs: on this host's device, or on the guest's rxe0.
 json_assert "$out/report.json" "d['complete'] is True" "d['replay']['ranks'] == 3" \
-  "d['context']['tool'] == 'dlc-replay'"
+  "d['context']['tool'] == 'dlc-replay'" "d['context']['transport_selection']['chosen'] == 'verbs'" \
+  "$(has_rdma_device && echo True || echo "d['context']['transport']['device'] == 'rxe0'")"
+has_rdma_device || grep -q "replaying .* in the Soft-RoCE guest" "$work/stderr" &&
+  ok "ran where an RDMA device is" || bad "run-main did not say where it ran"
 wrote="$(grep '^run-main: wrote ' "$work/stderr")"
 for f in report.json records.rank0.csv records.rank1.csv records.rank2.csv flows.txt flows.txt.map; do
   [[ " $wrote " == *" $out/$f "* ]] && [ -s "$out/$f" ] && ok "names and wrote $f" ||
