@@ -6,8 +6,8 @@
 #     flow.txt and the flow map f.txt.map);
 #  3. predict: `dlc-compare predict f.txt --sharing connection` -> fct.txt (the reference model);
 #  4. compare: `dlc-compare f.txt.map fct.txt` -> every message joined, and the burst
-#     completion time of each measured iteration (the rounds after 12 solo and 1 warm-up) within
-#     10% of the prediction (issue 15), median and each.
+#     completion time of the measured iterations (the rounds after 12 solo and 1 warm-up) within
+#     5% of the prediction at the median (issue 15's target) and 10% each.
 # Then the same comparison against a calibration whose rate is doubled must report the rounds
 # about 50% fast: the comparison can fail.
 # The queue (dlc-compare queue): on a second star whose senders put a burst on the wire at once
@@ -17,7 +17,7 @@
 # same check.
 # Per message, on a third star whose ports share fairly between the senders (--fair, deficit
 # round robin, and --initcwnd 1000): a fan-in of 2 workers predicted by the same calibration
-# has every message's |error| p50 within 10% (issue 15's target), and the measurement against
+# has every message's |error| p50 within 8% (issue 15's target: 10%), and the measurement against
 # itself (the same message one round later) is reported; on the FIFO star it is reported too.
 # The check can fail: a calibration at twice the rate misses it. Root only: exits 77 when not root or `ip netns add`
 # fails. $1: the build's bin directory.
@@ -59,13 +59,19 @@ check "compare" "$C" "$work/f.txt.map" "$work/fct.txt" --calibration "$work/c.js
   --json "$work/cmp.json" --csv "$work/cmp.csv"
 sed 's/^/  | /' "$work/out" | head -30
 # 12 solo rounds (3 per worker), 1 warm-up, 5 iterations: groups 13..17 are the iterations.
+# BCT |error| measured (2026-11-27, build/, 7 runs, load 5 to 18 from a parallel build): median
+# of the 5 iterations 0.5 to 2.9% (median 1.8%), the worst iteration 2.0 to 4.9%; build-sanitize/
+# (AddressSanitizer, the host tier's), 6 runs: 0.1 to 1.5% and 0.8 to 2.3%. Bounds: the
+# median within issue 15's 5% target (1.7x the worst median seen), each iteration within 10%
+# (2x the worst seen); a model off by 2x errs by 50% (the doubled-rate check below: -0.50 to
+# -0.51; a calibration 10% fast: 11.3%, 11.9%).
 json_assert "$work/cmp.json" \
   "d['flows']['compared'] == (12 * 16 + 6 * 64) and d['flows']['unpredicted'] == 0" \
   "[g['group'] for g in d['groups']] == list(range(18))" \
   "d['measured_repeatability']['group_pairs'] == 4 * 2 + 5" \
   "d['measured_repeatability']['messages'] == 4 * 2 * 16 + 5 * 64" \
-  "sorted(abs(g['error']) for g in d['groups'][13:])[2] <= 0.10" \
-  "max(abs(g['error']) for g in d['groups'][13:]) <= 0.20"
+  "sorted(abs(g['error']) for g in d['groups'][13:])[2] <= 0.05" \
+  "max(abs(g['error']) for g in d['groups'][13:]) <= 0.10"
 
 check "plots" "$ROOT/tools/dlc-compare-plot" --csv "$work/cmp.csv" --json "$work/cmp.json" \
   --out "$work/plots"
@@ -107,18 +113,22 @@ sed 's/^/  | /' "$work/out" | head -20
 # sampled tbf holds up to the whole 4 MiB. Measured here (2026-11-25, docs/compare.md "Queue
 # monitors"): sampled peaks 4072 to 4186 KiB against predicted 3063 to 3067 KiB (x0.73 to
 # x0.75), incast rounds' peaks x0.73 to x1.07. Before the star gave its sockets 8 MiB buffers
-# a loaded CI run sampled 940 KiB (x3.3: the receiver's window held the senders back). A factor
-# 2 either way on the whole run's peak and on the median incast round's peak: twice the worst
-# seen, for a loaded host's calibration (it moves the model's drain rate); the model is a fluid
-# with ideal senders and the check is that it predicts the queue's scale at the right time (a
-# prediction x 10, or one not aligned by flow_origin_s, fails it).
+# a loaded CI run sampled 940 KiB (x3.3: the receiver's window held the senders back). The model
+# is a fluid with ideal senders and the check is that it predicts the queue's scale at the right
+# time (a prediction x 10, or one not aligned by flow_origin_s, fails it). Measured again
+# (2026-11-27, build/, 7 runs, load 5 to 18): the run's peak x0.727 to x0.749 (4094 to 4221 KiB
+# sampled, 3065 to 3070 predicted), the median incast round's x0.730 to x0.774 (every incast
+# round x0.731 to x0.976 in the first 5); build-sanitize/, 6 runs: x0.730 to x0.735 and x0.731
+# to x0.849. Bounds 0.55 to 1.4 on both (were 0.5 to 2): the worst seen passes by 1.3x below and
+# 1.65x above (1.3x above the x1.07 of 2026-11-25), and a prediction or a sampled queue off by
+# 2x (x0.37 or x1.5 from the usual x0.74) fails.
 json_assert "$work/q.json" \
   "d['schema'] == 'dlcnet.compare-queue/1' and d['alignment']['from'] == 'flow_origin_s'" \
-  "0.5 <= d['peak']['predicted_bytes'] / d['peak']['measured_bytes'] <= 2" \
+  "0.55 <= d['peak']['predicted_bytes'] / d['peak']['measured_bytes'] <= 1.4" \
   "sorted(r['predicted_peak_bytes'] / max(r['measured_peak_bytes'], 1) for r in d['rounds'] \
-     if r['kind'] == 'incast')[1] <= 2" \
+     if r['kind'] == 'incast')[1] <= 1.4" \
   "sorted(r['predicted_peak_bytes'] / max(r['measured_peak_bytes'], 1) for r in d['rounds'] \
-     if r['kind'] == 'incast')[1] >= 0.5" \
+     if r['kind'] == 'incast')[1] >= 0.55" \
   "len(rows('$work/qgrid.csv')) == d['grid_points']"
 check "queue plot" "$ROOT/tools/dlc-compare-plot" --queue-csv "$work/qgrid.csv" \
   --queue-json "$work/q.json" --out "$work/plots"
@@ -155,12 +165,17 @@ check "compare (fair ports)" "$C" "$work/h.txt.map" "$work/hfct.txt" --calibrati
 sed 's/^/  | /' "$work/out" | head -6
 # Measured here (2026-11-25, quiet host, 4 runs): |error| p50 1.3 to 3.7%, the measurement
 # against itself 0.1 to 0.4%; on the FIFO star (W = 2, bench/compare_accuracy.sh) 13.7% and
-# 7.6%, with rendezvous left on 7 to 14% and 23 to 34%.
+# 7.6%, with rendezvous left on 7 to 14% and 23 to 34%. Again 2026-11-27 (build/, 7 runs, load 5
+# to 18): |error| p50 1.5 to 3.3% (median 2.5%), against itself 0.15 to 3.8% (median 1.2%); at
+# twice the rate 47 to 52%, at 1.1x 9.5%; build-sanitize/, 6 runs: 1.6 to 5.8% (median 2.8%),
+# against itself 0.2 to 2.9%. Bounds (were 10% and 15%): 8%, 1.4x the worst seen (the spread,
+# 3.6x, is wider than 2x: twice a run's error fails from 4% up, and a calibration 10% fast
+# fails), and 7.5% against itself (2x the worst seen).
 json_assert "$work/hcmp.json" \
   "d['flows']['compared'] == 2 * 16 + 5 * 32" \
-  "d['messages']['abs_error']['p50'] <= 0.10" \
+  "d['messages']['abs_error']['p50'] <= 0.08" \
   "d['measured_repeatability']['group_pairs'] == 4" \
-  "d['measured_repeatability']['abs_change']['p50'] <= 0.15"
+  "d['measured_repeatability']['abs_change']['p50'] <= 0.075"
 # The check can fail: a model that gives each worker the whole port (half the time each).
 python3 - "$work/c.json" "$work/c2h.json" <<'PY'
 import json, sys
@@ -172,5 +187,5 @@ check "predict (fair ports, rate doubled)" "$C" predict "$work/h.txt" --calibrat
   "$work/c2h.json" --out "$work/hfct2.txt" --sharing connection --hosts 3
 check "compare (fair ports, rate doubled)" "$C" "$work/h.txt.map" "$work/hfct2.txt" \
   --calibration "$work/c2h.json" --json "$work/hcmp2.json"
-json_assert "$work/hcmp2.json" "d['messages']['abs_error']['p50'] > 0.10"
+json_assert "$work/hcmp2.json" "d['messages']['abs_error']['p50'] > 0.08"
 finish

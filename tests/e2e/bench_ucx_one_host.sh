@@ -23,10 +23,19 @@ lanes="[l['transport'] for e in d['context']['transport']['endpoints'] for l in 
 pair "UCX_TLS unset" "$work/default.json"
 grep -q 'device: .*memory' "$work/out" && ok "console names the shared-memory lanes" ||
   bad "console: $(grep '^# dlc-bench' "$work/out")"
+# The 64 B p50 over shared memory (2026-11-27, load 2 to 24 from a parallel build), in this
+# VM's fast and slow states (bench/README.md, "Shared-memory 64 B tag latency"): build/, 36
+# runs, 0.11 to 0.23 us and 0.60 to 0.74 us; build-sanitize/ (AddressSanitizer, the host
+# tier's), 29 runs, 0.39 to 0.58 us and 0.85 to 0.93 us. Twice (build/) a third process took a
+# CPU from the two spinning ones: 2951 and 3993 us, a scheduler slice past any bound. Bounds
+# 1.2 us, and 1.5 us under AddressSanitizer: the slow state's worst passes by 1.6x, and twice
+# its usual (0.6 us, 0.85 us) fails; twice the fast state's passes (no bound catches it
+# without failing the slow state).
+if nm -D "$B" 2>/dev/null | grep ' __asan_init$' >/dev/null; then p50_max=1.5e-6; else p50_max=1.2e-6; fi
 json_assert "$work/default.json" \
   "all(e['same_host'] and e['error_handling'] == 'none' for e in d['context']['transport']['endpoints'])" \
   "set($lanes) <= {'sysv', 'posix', 'cma', 'knem', 'xpmem', 'self'} and $lanes" \
-  "d['results'][0]['latency_s']['p50'] < 3e-6"
+  "d['results'][0]['latency_s']['p50'] < $p50_max"
 
 pair "--ucx-tls tcp,self" "$work/tcp.json" --ucx-tls tcp,self
 json_assert "$work/tcp.json" \

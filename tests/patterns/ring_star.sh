@@ -20,6 +20,10 @@ check "allreduce of 2 MiB on the star, 4 ranks" bash "$RUN" --prefix "$prefix" -
   --logs "$work/logs" --timeout 200 -- "$BIN/dlc-bench" ring --transport ucx --ucx-tls tcp,self \
   --timeout 60 -s 2M -n 3 -w 1 --json "$work/star.json"
 rate=$((100 * 1000 * 1000 / 8))
+# busbw / port rate of these 4 ranks (2026-11-27, load 2.5 to 10): build/ 12 runs 0.587 to 0.739
+# (median 0.653), build-sanitize/ 7 runs 0.586 to 0.734 (median 0.662); 0.95 is the 2 ranks'
+# below, not these 4's (a 4 MB FIFO and UCX's rendezvous, docs/ring.md). 0.5 stays: the worst
+# passes by 1.17x and half the best (0.37) fails; no tighter bound keeps a margin.
 json_assert "$work/star.json" "d['wrong_total'] == 0 and d['ranks'] == 4" \
   "d['sizes'][0]['busbw_GBps'] * 1e9 <= 1.02 * $rate" \
   "d['sizes'][0]['busbw_GBps'] * 1e9 >= 0.5 * $rate" \
@@ -49,6 +53,9 @@ for conn in direction peer; do
     test "$classes" -eq "$want"
   bash "$STAR" down --prefix "$fprefix" >/dev/null
 done
+# 2 ranks, a connection per direction (2026-11-27): build/ 12 runs 0.914 to 0.961 (median
+# 0.957), build-sanitize/ 7 runs 0.932 to 0.968; 0.9 passes the worst by 1.02x and fails a 2x
+# regression by far.
 json_assert "$work/two-direction.json" "d['wrong_total'] == 0" \
   "d['context']['transport']['connections'] == 'direction'" \
   "d['sizes'][0]['busbw_GBps'] * 1e9 <= 1.02 * $rate" \
