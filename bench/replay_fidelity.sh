@@ -87,6 +87,10 @@ res = {
         "transport": f"ucx --ucx-tls {tls}", "launcher": "--spawn (all ranks on this host)",
         "dlcnet_commit": subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"],
                                         capture_output=True, text=True).stdout.strip(),
+        # No change to a tracked file: a figure quoted in the README comes from a clean tree.
+        "tree_clean": subprocess.run(["git", "-C", repo, "status", "--porcelain",
+                                      "--untracked-files=no"], capture_output=True,
+                                     text=True).stdout.strip() == "",
     },
     "runs": per_run,
     "median_over_runs": med,

@@ -72,7 +72,7 @@ print("%.2f M records/s wall, %.2f M records/s CPU, %.1f B/record held, %.1f B/r
          d["model_bytes_per_record"], d["peak_rss_bytes_per_record"]))' "$work/run$i.json")" >&2
 done
 
-python3 - "$out" "$work" "$runs" "$job" <<'PY'
+DLCNET_REPO="$repo" python3 - "$out" "$work" "$runs" "$job" <<'PY'
 import json, os, re, sys
 out, work, runs, job = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 all_runs = []
@@ -89,9 +89,17 @@ for line in open("/proc/cpuinfo"):
     if line.startswith("model name"):
         cpu_model = line.split(":", 1)[1].strip()
         break
+import subprocess
+git = lambda *a: subprocess.run(["git", "-C", os.environ["DLCNET_REPO"], *a], capture_output=True,
+                                text=True).stdout.strip()
+context = dict(best["context"])
+# The commit measured, and whether the tree had changes to tracked files (a figure quoted in
+# the README must come from a clean tree).
+context["dlcnet_commit"] = git("rev-parse", "HEAD")
+context["tree_clean"] = git("status", "--porcelain", "--untracked-files=no") == ""
 result = {
     "benchmark": "trace_load",
-    "context": best["context"],
+    "context": context,
     "machine": {"cpu_model": cpu_model, "cpus": os.cpu_count(),
                 "load_average": list(os.getloadavg())},
     "job": {"dir": job, "records": best["records"], "messages": best["messages"],
