@@ -13,6 +13,12 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="/usr/bin:/bin:$PATH"
+case "${1:-}" in
+  -h | --help)
+    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+esac
 merge=0
 if [ "${1:-}" = --merge ]; then
   merge=1
