@@ -225,11 +225,12 @@ PERFTEST_NAMES = {
 }
 UCX_NAMES = {
     "host-tcp/tag_lat_64B": "tcp tag latency", "host-tcp/tag_bw_64KiB": "tcp tag bandwidth",
-    "host-tcp/put_bw_64KiB": "tcp put bandwidth", "host-shm/tag_lat_64B": "tag latency",
-    "host-shm/tag_bw_64KiB": "tag bandwidth", "host-shm/put_bw_64KiB": "put bandwidth",
+    "host-tcp/put_bw_64KiB": "tcp put bandwidth", "host-shm/tag_lat_64B": "shared-memory tag latency",
+    "host-shm/tag_bw_64KiB": "shared-memory tag bandwidth",
+    "host-shm/put_bw_64KiB": "shared-memory put bandwidth",
 }
 PT6, PT8 = "2026-11-24-perftest-6.json", "2026-11-24-perftest-8.json"
-U7, U9 = "2026-11-24-ucx-7.json", "2026-11-24-ucx-9.json"
+U5, U3 = "2026-11-27-ucx-2.json", "2026-11-27-ucx.json"
 R7 = "2026-11-25-ring-7-per-direction.json"
 FAN = "2026-11-24-fanin-1.json"
 FAIR, FIFO = "2026-11-25-compare-accuracy-fair.json", "2026-11-25-compare-accuracy-fifo.json"
@@ -258,12 +259,14 @@ def is_lat(holder):
 FIGURES = [
     # ---- Status ----------------------------------------------------------------------------
     ("Status: UCX shared-memory and tcp 64 B latency",
-     "64 B latency {} us against {} us over tcp on lo: dlc-bench's medians at {} in "
-     "`bench/results/{}`",
-     [V(U9, "/tests/host-shm~1tag_lat_64B/dlcnet_median", fmt=".2f"),
-      V(U9, "/tests/host-tcp~1tag_lat_64B/dlcnet_median", fmt=".1f"),
-      V(U9, "/context/dlcnet_commit", fmt=commit),
-      V(U9, "/context/date", fmt=lambda _: U9)]),
+     "64 B latency {} to {} us against {} to {} us over tcp on lo: dlc-bench's medians in "
+     "`bench/results/{}` ({}) and `{}` ({})",
+     [V([U5, U3], "/tests/host-shm~1tag_lat_64B/dlcnet_median", "min", ".2f"),
+      V([U5, U3], "/tests/host-shm~1tag_lat_64B/dlcnet_median", "max", ".2f"),
+      V([U5, U3], "/tests/host-tcp~1tag_lat_64B/dlcnet_median", "min", ".1f"),
+      V([U5, U3], "/tests/host-tcp~1tag_lat_64B/dlcnet_median", "max", ".1f"),
+      V(U5, "/context/date", fmt=lambda _: U5), V(U5, "/context/dlcnet_commit", fmt=commit),
+      V(U3, "/context/date", fmt=lambda _: U3), V(U3, "/context/dlcnet_commit", fmt=commit)]),
     ("Status: 256 ranks' set-up over tcp",
      "256 ranks join, connect and align clocks in {} s over tcp on this 2-CPU host (target 30 s)",
      [V(SS, "/runs/*", setup_join_to_clocks, ".1f")]),
@@ -322,27 +325,24 @@ FIGURES = [
     ("Benchmarks: UCX against ucx_perftest",
      "`{}` (5 rounds, {}) and `{}` (3 rounds, {}): tcp: tag latency {} to {}x, bandwidth {} to "
      "{}x; shared memory: tag latency {} to {}x, tag bandwidth {} to {}x, put {} to {}x",
-     [V(U7, "/context/date", fmt=lambda _: U7), V(U7, "/context/dlcnet_commit", fmt=commit),
-      V(U9, "/context/date", fmt=lambda _: U9), V(U9, "/context/dlcnet_commit", fmt=commit),
-      V([U7, U9], "/tests/host-tcp~1tag_lat_64B/ratio", "min"),
-      V([U7, U9], "/tests/host-tcp~1tag_lat_64B/ratio", "max"),
-      V([U7, U9], "/tests/*/ratio", "min",
+     [V(U5, "/context/date", fmt=lambda _: U5), V(U5, "/context/dlcnet_commit", fmt=commit),
+      V(U3, "/context/date", fmt=lambda _: U3), V(U3, "/context/dlcnet_commit", fmt=commit),
+      V([U5, U3], "/tests/host-tcp~1tag_lat_64B/ratio", "min"),
+      V([U5, U3], "/tests/host-tcp~1tag_lat_64B/ratio", "max"),
+      V([U5, U3], "/tests/*/ratio", "min",
         where=lambda h: h["section"] == "host-tcp" and h["kind"] == "bw"),
-      V([U7, U9], "/tests/*/ratio", "max",
+      V([U5, U3], "/tests/*/ratio", "max",
         where=lambda h: h["section"] == "host-tcp" and h["kind"] == "bw"),
-      V([U7, U9], "/tests/host-shm~1tag_lat_64B/ratio", "min", ".3f"),
-      V([U7, U9], "/tests/host-shm~1tag_lat_64B/ratio", "max", ".3f"),
-      V([U7, U9], "/tests/host-shm~1tag_bw_64KiB/ratio", "min"),
-      V([U7, U9], "/tests/host-shm~1tag_bw_64KiB/ratio", "max"),
-      V([U7, U9], "/tests/host-shm~1put_bw_64KiB/ratio", "min"),
-      V([U7, U9], "/tests/host-shm~1put_bw_64KiB/ratio", "max")]),
+      V([U5, U3], "/tests/host-shm~1tag_lat_64B/ratio", "min"),
+      V([U5, U3], "/tests/host-shm~1tag_lat_64B/ratio", "max"),
+      V([U5, U3], "/tests/host-shm~1tag_bw_64KiB/ratio", "min"),
+      V([U5, U3], "/tests/host-shm~1tag_bw_64KiB/ratio", "max"),
+      V([U5, U3], "/tests/host-shm~1put_bw_64KiB/ratio", "min"),
+      V([U5, U3], "/tests/host-shm~1put_bw_64KiB/ratio", "max")]),
     ("Benchmarks: UCX against ucx_perftest, met",
-     "tcp {}; shared memory: {} miss in the 3-round run ({}x, {}x",
-     [V([U7, U9], "/tests/*/meets_target", all_true, fmt=str,
-        where=lambda h: h["section"] == "host-tcp"),
-      V(U9, "/tests", fmt=failing(UCX_NAMES)),
-      V(U9, "/tests/host-shm~1tag_lat_64B/ratio", fmt=".3f"),
-      V(U9, "/tests/host-shm~1tag_bw_64KiB/ratio", fmt=".3f")]),
+     "| as above | no: the 5-round run misses {}, the 3-round run {} (medians over rounds; "
+     "this VM's memory and scheduling swing between rounds, bench/README.md) |",
+     [V(U5, "/tests", fmt=failing(UCX_NAMES)), V(U3, "/tests", fmt=failing(UCX_NAMES))]),
 
     # ---- Benchmarks: dlc-bench ring against Open MPI ---------------------------------------
     ("Benchmarks: ring against Open MPI",
