@@ -33,6 +33,16 @@ done
 [[ "$(dpkg-deb -f "$deb" Recommends)" == *ibverbs-providers* ]] && ok "Recommends ibverbs-providers" ||
   bad "Recommends lacks ibverbs-providers"
 
+# man_renders PAGE: the page renders (into $work/man.txt) with a NAME section; one check.
+man_renders() {
+  if man -l "$1" >"$work/man.txt" 2>"$work/man.err" && grep -q "^NAME" "$work/man.txt"; then
+    ok "man -l $(basename "$1")"
+  else
+    bad "man -l $(basename "$1"): $(head -3 "$work/man.err")"
+    return 1
+  fi
+}
+
 # Extracted into a scratch root, run from there.
 root="$work/root"
 dpkg -x "$deb" "$root" && ok "dpkg -x" || bad "dpkg -x"
@@ -53,12 +63,7 @@ for t in "${tools[@]}"; do
 
   # The man page renders and names every option of the tool and of each subcommand.
   page="$root/usr/share/man/man1/$t.1.gz"
-  if man -l "$page" >"$work/man.txt" 2>"$work/man.err" && grep -q "^NAME" "$work/man.txt"; then
-    ok "man -l $t.1.gz"
-  else
-    bad "man -l $t.1.gz: $(head -3 "$work/man.err")"
-    continue
-  fi
+  man_renders "$page" || continue
   missing=""
   for s in "" "${subs[@]}"; do
     for o in $(_dlcnet_options "$t" $s); do
@@ -104,12 +109,7 @@ for t in dlc-plot dlc-compare-plot; do
   first="$("$root/usr/bin/$t" --version 2>&1 | head -1)"
   [ "$first" = "$t (dlcnet) $version" ] && ok "$t --version: $first" || bad "$t --version: '$first'"
   page="$root/usr/share/man/man1/$t.1.gz"
-  if man -l "$page" >"$work/man.txt" 2>"$work/man.err" && grep -q "^NAME" "$work/man.txt"; then
-    ok "man -l $t.1.gz"
-  else
-    bad "man -l $t.1.gz: $(head -3 "$work/man.err")"
-    continue
-  fi
+  man_renders "$page" || continue
   opts="$(_dlcnet_options "$t")"
   missing=""
   for o in $opts; do
