@@ -111,6 +111,7 @@ for n in $ranks; do
   run_case "ring-$n" "$n" "$work/cal-ring/c.json" ring -b 1M -e 4M -f 2 -n 3 -w 1
 done
 
+build_note="the build in $build"  # bench_context's dlcnet_build
 bench_context "$work/context.json" "rate=$(json_str "$rate")" "workers=$(json_str "$workers")" \
   "ranks=$(json_str "$ranks")" "ports=$(json_str "$ports")" "initcwnd=$(json_str "$initcwnd")" \
   "UCX_RNDV_THRESH=$(json_str "$UCX_RNDV_THRESH")"
