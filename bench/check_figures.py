@@ -229,7 +229,7 @@ UCX_NAMES = {
     "host-shm/tag_bw_64KiB": "shared-memory tag bandwidth",
     "host-shm/put_bw_64KiB": "shared-memory put bandwidth",
 }
-PT6, PT8 = "2026-11-24-perftest-6.json", "2026-11-24-perftest-8.json"
+PT5, PT3 = "2026-11-27-perftest-2.json", "2026-11-27-perftest.json"
 U5, U3 = "2026-11-27-ucx-2.json", "2026-11-27-ucx.json"
 R7 = "2026-11-25-ring-7-per-direction.json"
 FAN = "2026-11-27-fanin.json"
@@ -299,27 +299,29 @@ FIGURES = [
 
     # ---- Benchmarks: dlc-bench verbs against perftest --------------------------------------
     ("Benchmarks: verbs against perftest, 5 rounds",
-     "`{}` (5 rounds, {}): latency {} to {}x (64 B, 4 KiB, send, write), read bandwidth {}x, "
-     "write bandwidth {}x ({}x paired in a 6-round A/B, `{}`)",
-     [V(PT6, "/context/date", fmt=lambda _: PT6), V(PT6, "/context/dlcnet_commit", fmt=commit)]
-     + lat_range(PT6)
-     + [V(PT6, "/tests/guest~1read_bw_64KiB/ratio"), V(PT6, "/tests/guest~1write_bw_64KiB/ratio"),
-        V("2026-11-24-write-bw-ab.json", "/paired_ratio_median/dlcnew"),
-        V("2026-11-24-write-bw-ab.json", "/context/date",
-          fmt=lambda _: "2026-11-24-write-bw-ab.json")]),
+     "`{}` ({} rounds, {}): latency {} to {}x (paired {} to {}x; 64 B, 4 KiB, send, "
+     "write), read bandwidth {}x, write bandwidth {}x (paired {}x)",
+     [V(PT5, "/context/date", fmt=lambda _: PT5), V(PT5, "/context/rounds", fmt="d"),
+      V(PT5, "/context/dlcnet_commit", fmt=commit)]
+     + lat_range(PT5)
+     + [V(PT5, "/tests/*/paired_ratio_median", "min", ".2f", where=is_lat),
+        V(PT5, "/tests/*/paired_ratio_median", "max", ".2f", where=is_lat)]
+     + [V(PT5, "/tests/guest~1read_bw_64KiB/ratio"), V(PT5, "/tests/guest~1write_bw_64KiB/ratio"),
+        V(PT5, "/tests/guest~1write_bw_64KiB/paired_ratio_median")]),
     ("Benchmarks: verbs against perftest, 3 rounds",
-     "`{}` (3 rounds, {}): latency {} to {}x, bandwidth {}x (read) and {}x (write; paired {}x)",
-     [V(PT8, "/context/date", fmt=lambda _: PT8), V(PT8, "/context/dlcnet_commit", fmt=commit)]
-     + lat_range(PT8)
-     + [V(PT8, "/tests/guest~1read_bw_64KiB/ratio"), V(PT8, "/tests/guest~1write_bw_64KiB/ratio"),
-        V(PT8, "/tests/guest~1write_bw_64KiB/paired_ratio_median")]),
+     "`{}` ({} rounds, {}): latency {} to {}x (paired {} to {}x; 64 B, 4 KiB, send, "
+     "write), read bandwidth {}x, write bandwidth {}x (paired {}x)",
+     [V(PT3, "/context/date", fmt=lambda _: PT3), V(PT3, "/context/rounds", fmt="d"),
+      V(PT3, "/context/dlcnet_commit", fmt=commit)]
+     + lat_range(PT3)
+     + [V(PT3, "/tests/*/paired_ratio_median", "min", ".2f", where=is_lat),
+        V(PT3, "/tests/*/paired_ratio_median", "max", ".2f", where=is_lat)]
+     + [V(PT3, "/tests/guest~1read_bw_64KiB/ratio"), V(PT3, "/tests/guest~1write_bw_64KiB/ratio"),
+        V(PT3, "/tests/guest~1write_bw_64KiB/paired_ratio_median")]),
     ("Benchmarks: verbs against perftest, met",
-     "5 rounds: all but {} ({}x; {}x in the A/B); 3 rounds: all but the {} ({}x",
-     [V(PT6, "/tests", fmt=failing(PERFTEST_NAMES)),
-      V(PT6, "/tests/guest~1write_bw_64KiB/ratio"),
-      V("2026-11-24-write-bw-ab.json", "/paired_ratio_median/dlcnew"),
-      V(PT8, "/tests", fmt=failing(PERFTEST_NAMES)),
-      V(PT8, "/tests/guest~1send_lat_4KiB/ratio")]),
+     "| latency <= 1.05x, bandwidth >= 0.95x | no: 5 rounds miss {}; 3 rounds miss {} (medians "
+     "over rounds of the emulated guest, whose timings swing by 30 % between rounds) |",
+     [V(PT5, "/tests", fmt=failing(PERFTEST_NAMES)), V(PT3, "/tests", fmt=failing(PERFTEST_NAMES))]),
 
     # ---- Benchmarks: dlc-bench --transport ucx against ucx_perftest ------------------------
     ("Benchmarks: UCX against ucx_perftest",
