@@ -255,6 +255,20 @@ def is_lat(holder):
     return holder.get("kind") == "lat"
 
 
+def perftest_row(f):
+    """A perftest_compare.sh run's figures as the Benchmarks row states them (f: its file)."""
+    return (f"Benchmarks: verbs against perftest, {f}",
+            "`{}` ({} rounds, {}): latency {} to {}x (paired {} to {}x; 64 B, 4 KiB, send, "
+            "write), read bandwidth {}x, write bandwidth {}x (paired {}x)",
+            [V(f, "/context/date", fmt=lambda _: f), V(f, "/context/rounds", fmt="d"),
+             V(f, "/context/dlcnet_commit", fmt=commit)]
+            + lat_range(f)
+            + [V(f, "/tests/*/paired_ratio_median", "min", ".2f", where=is_lat),
+               V(f, "/tests/*/paired_ratio_median", "max", ".2f", where=is_lat),
+               V(f, "/tests/guest~1read_bw_64KiB/ratio"), V(f, "/tests/guest~1write_bw_64KiB/ratio"),
+               V(f, "/tests/guest~1write_bw_64KiB/paired_ratio_median")])
+
+
 # (name, README template, values). Each template must occur in README.md once filled.
 FIGURES = [
     # ---- Status ----------------------------------------------------------------------------
@@ -298,26 +312,8 @@ FIGURES = [
         where=sizes_median_of(100000))]),
 
     # ---- Benchmarks: dlc-bench verbs against perftest --------------------------------------
-    ("Benchmarks: verbs against perftest, 5 rounds",
-     "`{}` ({} rounds, {}): latency {} to {}x (paired {} to {}x; 64 B, 4 KiB, send, "
-     "write), read bandwidth {}x, write bandwidth {}x (paired {}x)",
-     [V(PT5, "/context/date", fmt=lambda _: PT5), V(PT5, "/context/rounds", fmt="d"),
-      V(PT5, "/context/dlcnet_commit", fmt=commit)]
-     + lat_range(PT5)
-     + [V(PT5, "/tests/*/paired_ratio_median", "min", ".2f", where=is_lat),
-        V(PT5, "/tests/*/paired_ratio_median", "max", ".2f", where=is_lat)]
-     + [V(PT5, "/tests/guest~1read_bw_64KiB/ratio"), V(PT5, "/tests/guest~1write_bw_64KiB/ratio"),
-        V(PT5, "/tests/guest~1write_bw_64KiB/paired_ratio_median")]),
-    ("Benchmarks: verbs against perftest, 3 rounds",
-     "`{}` ({} rounds, {}): latency {} to {}x (paired {} to {}x; 64 B, 4 KiB, send, "
-     "write), read bandwidth {}x, write bandwidth {}x (paired {}x)",
-     [V(PT3, "/context/date", fmt=lambda _: PT3), V(PT3, "/context/rounds", fmt="d"),
-      V(PT3, "/context/dlcnet_commit", fmt=commit)]
-     + lat_range(PT3)
-     + [V(PT3, "/tests/*/paired_ratio_median", "min", ".2f", where=is_lat),
-        V(PT3, "/tests/*/paired_ratio_median", "max", ".2f", where=is_lat)]
-     + [V(PT3, "/tests/guest~1read_bw_64KiB/ratio"), V(PT3, "/tests/guest~1write_bw_64KiB/ratio"),
-        V(PT3, "/tests/guest~1write_bw_64KiB/paired_ratio_median")]),
+    perftest_row(PT5),
+    perftest_row(PT3),
     ("Benchmarks: verbs against perftest, met",
      "| latency <= 1.05x, bandwidth >= 0.95x | no: 5 rounds miss {}; 3 rounds miss {} (medians "
      "over rounds of the emulated guest, whose timings swing by 30 % between rounds) |",
