@@ -57,10 +57,9 @@ for r in rows:
     per[int(r["bytes"])] = per.get(int(r["bytes"]), 0) + 1
 print(("ok: " if sorted(per) == want and all(c == 20 for c in per.values()) else "FAIL: ") +
       f"records: 20 messages of each size ({len(rows)} rows)")
-# The server adopted the client's sizes and count: it has no JSON of its own (the client
-# reports), but it received every message of every size (the records' receives are the
-# server's: bw records the sender's posts and completions, so its exit 0 after the sweep says
-# it took part in all 23 sizes) and says the client finished.
+# The server writes no JSON of its own (the client reports). That it adopted the client's 23
+# sizes and count shows as the client's complete sweep above plus the server's exit 0 and its
+# "client finished".
 srv = open(sys.argv[3]).read()
 print(("ok: " if "client finished" in srv else "FAIL: ") + "server: 'client finished'")
 PY
