@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/units.hpp"
 
 namespace dlcnet {
 namespace {
@@ -35,6 +36,17 @@ void check_fits_in_memory(uint64_t count, uint64_t item_bytes, const std::string
               (bytes == max ? std::string("more than 16 EiB") : gib(bytes) + " GiB") +
               ", more than this host's " + gib(host) + " GiB of memory" +
               (fix.empty() ? "" : ": " + fix));
+}
+
+void check_registered_memory(uint64_t bytes, int rank, int ranks_on_host, const std::string& detail,
+                             const std::string& fix) {
+  const uint64_t host = host_memory_bytes();
+  const uint64_t ranks = static_cast<uint64_t>(ranks_on_host < 1 ? 1 : ranks_on_host);
+  if (host == 0 || bytes <= host / 2 / ranks) return;
+  throw Error("rank " + std::to_string(rank) + " needs " + format_size(bytes) +
+              " of registered memory (" + detail + "); with " + std::to_string(ranks) +
+              (ranks == 1 ? " rank" : " ranks") + " on this host that is over half of its " +
+              format_size(host) + ": " + fix);
 }
 
 }  // namespace dlcnet

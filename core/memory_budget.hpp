@@ -16,4 +16,11 @@ uint64_t host_memory_bytes();
 void check_fits_in_memory(uint64_t count, uint64_t item_bytes, const std::string& what,
                           const std::string& fix = {});
 
+// The rule for memory a rank registers with its transport (an N-rank pattern's buffers): every
+// rank on this host registers as much, and all of them together may take at most half of its
+// memory. Throws Error("rank R needs <N> of registered memory (<detail>); with K ranks on this
+// host that is over half of its <M>: <fix>").
+void check_registered_memory(uint64_t bytes, int rank, int ranks_on_host, const std::string& detail,
+                             const std::string& fix);
+
 }  // namespace dlcnet

@@ -161,7 +161,6 @@ void print_report(std::ostream& out, const ReplayReport& r, const trace::Job& jo
       << to_string(r.options.transfer) << ", transport " << r.transport << " ("
       << r.transport_reason << "), " << r.world_size << " ranks from " << r.rank_source << '\n';
   out << "# " << map.describe(job) << '\n';
-  print_clocks(out, r.clocks, r.release);
   print_iterations(out, r);
   print_fidelity(out, r, job, map);
   print_pairs(out, r.pairs);

@@ -62,7 +62,6 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
                    {"rank_source", r.rank_source},
                    {"duration_s", r.duration_s}};
   doc["rank_map"] = map.to_json(job);
-  doc["clock"] = clocks_json(r.clocks);
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankReport& k : r.ranks) {
     ranks.push_back(

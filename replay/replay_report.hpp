@@ -57,7 +57,6 @@ struct ReplayReport {
   // Measured.
   std::vector<RankReport> ranks;
   std::vector<ClockReport> clocks;
-  ReleaseReport release;    // how the ranks started, on rank 0's clock
   std::vector<Flow> flows;  // every message, as its receiver saw it
   std::vector<PairLatency> pairs;
   LatencySummary sched_error_s, order_hold_s;

@@ -5,10 +5,8 @@
 #include <iostream>
 
 #include "apps/cli_number.hpp"
-#include "apps/dlc_bench/job_options.hpp"
-#include "apps/flow_options.hpp"
-#include "apps/star_links_option.hpp"
-#include "apps/timeout_option.hpp"
+#include "apps/cli_parse.hpp"
+#include "apps/nrank_options.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -21,12 +19,10 @@ namespace {
 // Bounds of the numeric options (dlcnet::cli::whole/real check the text before conversion).
 constexpr uint32_t kMaxIterations = 1'000'000;
 constexpr double kMaxMicroseconds = 3600e6;
-using bench::kMaxRanks;
-using dlcnet::cli::kMaxTimeout;
+using dlcnet::cli::kMaxRanks;
 
 struct Text {
-  std::string size = "64K", model, sizes_from, op = "send", release = "instant", idle = "auto",
-              bg_size = "64K";
+  std::string size = "64K", model, sizes_from, op = "send", release = "instant", bg_size = "64K";
   uint32_t burst = 16;
 };
 
@@ -81,27 +77,17 @@ void choose_burst(FaninSpec& s, const Text& t, bool size_given, bool burst_given
 }
 
 void validate(Options& o, const Text& t, bool size_given, bool burst_given) {
-  FaninSpec& s = o.run.spec;
+  FaninSpec& s = o.fanin.spec;
   choose_burst(s, t, size_given, burst_given);
   s.op = t.op == "write" ? Op::write : Op::send;
   s.release = *release_from_string(t.release);
-  o.run.idle = *idle_policy_from_string(t.idle);
   s.bg_size = parse_size(t.bg_size, "--bg-size");
   if (s.bg_size < 64) throw Error("--bg-size: at least 64 bytes");
-  if (s.bg_window < 1) throw Error("--bg-window: at least 1 message");
-  if (s.background < 0) throw Error("--background: 0 or more ranks");
-  if (s.iterations < 1) throw Error("-n: at least 1 iteration");
-  if (s.solo < 1) throw Error("--solo: at least 1 solo round per worker (it gives the limit)");
-  if (s.gap_us < 0 || s.bg_lead_ms < 0) throw Error("--gap and --bg-lead: 0 or more");
-  if (s.timeout_s < 1) throw Error("--timeout: at least 1 second");
-  if (o.run.clock_samples < 1 || o.run.clock_samples > 100)
-    throw Error("--clock-samples: 1 to 100");
-  if (o.run.qdisc_hz < 1 || o.run.qdisc_hz > 1e6) throw Error("--qdisc-hz: 1 to 1000000");
-  if (!o.run.qdisc_netns.empty() && o.run.qdisc_dev.empty()) {
+  if (!o.fanin.qdisc_netns.empty() && o.fanin.qdisc_dev.empty()) {
     throw Error("--qdisc-netns names where --qdisc DEV lives: give --qdisc too");
   }
-  if (o.run.transport.send_depth == 0) throw Error("-t: at least 1");
-  bench::finish_job_options(o.job);
+  dlcnet::cli::finish_nrank_options(o.job);
+  s.timeout_s = o.job.run.timeout_s;
   if (o.job.spawn && o.workers < 1) {
     throw Error("--spawn needs --workers W (the world is 1 + W + --background)");
   }
@@ -111,7 +97,7 @@ void validate(Options& o, const Text& t, bool size_given, bool burst_given) {
 
 ParseResult parse_options(int argc, const char* const* argv) {
   Options o;
-  fanin::Options& r = o.run;
+  fanin::Options& r = o.fanin;
   FaninSpec& s = r.spec;
   Text t;
   CLI::App app{
@@ -140,7 +126,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations))
       ->capture_default_str();
   app.add_option("--solo", s.solo, "solo rounds per worker (its burst alone: the limit)")
-      ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations))
+      ->check(dlcnet::cli::whole<uint32_t>(1, kMaxIterations))
       ->capture_default_str();
   app.add_option("--gap", s.gap_us, "compute time between iterations, us")
       ->check(dlcnet::cli::real(0, kMaxMicroseconds))
@@ -167,42 +153,22 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--workers", o.workers, "workers (with --spawn; else world - 1 - background)")
       ->check(dlcnet::cli::whole<int>(1, kMaxRanks));
-  bench::add_job_options(app, o.job);
-  bench::add_transport_options(app, r.transport_kind, r.transport, true);
+  dlcnet::cli::add_nrank_options(app, o.job, {.ib_port = true, .cpu = false});
   app.add_option("--qdisc", r.qdisc_dev,
                  "rank 0 samples this device's root qdisc (backlog, "
                  "drops) through netlink");
   app.add_option("--qdisc-netns", r.qdisc_netns, "the network namespace --qdisc's device is in");
-  dlcnet::cli::add_star_links_option(app, r.star_links);
   app.add_option("--qdisc-hz", r.qdisc_hz, "sampling rate")
       ->check(dlcnet::cli::real(1, 1e6))
       ->capture_default_str();
-  app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
-  app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
-  dlcnet::cli::add_fct_options(app, r.fct_path, r.calibration_path);
-  dlcnet::cli::add_export_flows_option(app, r.export_flows);
-  app.add_option("--timeout", s.timeout_s, dlcnet::cli::kTimeoutHelp)
-      ->check(dlcnet::cli::whole<int>(1, kMaxTimeout))
-      ->capture_default_str();
-  app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
-      ->check(dlcnet::cli::whole<uint32_t>(1, 100))
-      ->capture_default_str();
-  app.add_option("--idle", t.idle, "when idle: auto, spin, yield, sleep, block")
-      ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}))
-      ->capture_default_str();
-  app.add_flag("-q,--quiet", r.quiet, "only errors");
   add_version_flag(app, "dlc-bench");
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return {std::nullopt, rc == 0 ? 0 : 2};
-  }
+  if (auto rc = dlcnet::cli::parse_command_line(app, "dlc-bench fanin", argc - 1, argv + 1))
+    return {std::nullopt, *rc};
   try {
     validate(o, t, size->count() > 0, burst->count() > 0);
   } catch (const Error& e) {
-    std::cerr << "dlc-bench fanin: " << e.what() << '\n';
-    return {std::nullopt, 2};
+    dlcnet::cli::usage_error("dlc-bench fanin", e.what());
+    return {std::nullopt, dlcnet::cli::kExitUsage};
   }
   return {std::move(o), 0};
 }

@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "apps/dlc_bench/job_options.hpp"
-#include "patterns/fanin/fanin_job.hpp"
+#include "apps/nrank_options.hpp"
+#include "patterns/fanin/fanin_pattern.hpp"
 
 namespace dlcnet::fanin::cli {
 
 struct Options {
-  fanin::Options run;
-  bench::JobOptions job;  // --rank, --world-size, --coordinator, --job-token, --spawn
-  int workers = 0;        // --workers (needed with --spawn)
+  fanin::Options fanin;
+  dlcnet::cli::NRankCli job;  // the options every N-rank tool shares
+  int workers = 0;            // --workers (needed with --spawn)
 };
 
 struct ParseResult {

@@ -16,17 +16,16 @@ int ring_main(int argc, const char* const* argv) {
   m.spawn_hint = "--spawn --ranks N";
   m.spawn_options.world_size = o.ranks;
   m.spawn_options.limit = std::chrono::seconds(o.job.spawn_timeout_s);
-  m.spawn_options.grace = std::chrono::seconds(o.run.spec.timeout_s + 5);
-  m.spawn_options.quiet = o.run.quiet;
+  m.spawn_options.grace = std::chrono::seconds(o.spec.timeout_s + 5);
+  m.spawn_options.quiet = o.job.run.quiet;
   m.spawn_options.tool = "dlc-bench ring";
   return rank_main(m, argc, argv, [&](const RankEnv& env) {
     if (o.ranks > 0 && o.ranks != env.world_size) {
       throw Error("--ranks " + std::to_string(o.ranks) + " but the world has " +
                   std::to_string(env.world_size) + " ranks");
     }
-    o.run.env = env;
-    o.run.cpu = o.job.cpu;
-    return run_rank(o.run, argc, argv);
+    o.job.run.env = env;
+    return run_rank(o.spec, o.job.run, argc, argv);
   });
 }
 

@@ -3,10 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "apps/dlc_bench/job_options.hpp"
-#include "apps/flow_options.hpp"
-#include "apps/star_links_option.hpp"
-#include "apps/timeout_option.hpp"
+#include "apps/cli_number.hpp"
+#include "apps/cli_parse.hpp"
+#include "apps/nrank_options.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -14,36 +13,45 @@
 namespace dlcnet::ring::cli {
 namespace {
 
+constexpr uint32_t kMaxIterations = 1'000'000;
+
 struct Text {
   std::string min = "8", max = "32M", size, increment = "0", collective = "allreduce", op = "send",
-              idle = "auto", segment = "1M";
+              segment = "1M";
   double factor = 2;
   int check = 1;
 };
 
+// A size in whole float32 elements: nccl-tests rounds a size down to its datatype, which
+// would print one size and run another.
+uint64_t elements(const std::string& text, const char* option) {
+  const uint64_t bytes = parse_size(text, option);
+  if (bytes % sizeof(float) != 0 || (bytes == 0 && std::string(option) != "-i")) {
+    throw Error(std::string(option) + " " + text + ": a whole number of float32 elements (" +
+                "a multiple of 4 bytes, at least 4)");
+  }
+  return bytes;
+}
+
 void validate(Options& o, const Text& t, bool sweep_given) {
-  RingSpec& s = o.run.spec;
+  RingSpec& s = o.spec;
   s.collective = *collective_from_string(t.collective);
   if (!t.size.empty()) {
     if (sweep_given) throw Error("-s gives one size: no -b, -e, -f or -i with it");
-    const uint64_t one = parse_size(t.size, "-s");
+    const uint64_t one = elements(t.size, "-s");
     s.sizes = sweep(one, one, 2, 0);
   } else {
-    s.sizes = sweep(parse_size(t.min, "-b"), parse_size(t.max, "-e"), t.factor,
-                    parse_size(t.increment, "-i"));
+    s.sizes =
+        sweep(elements(t.min, "-b"), elements(t.max, "-e"), t.factor, elements(t.increment, "-i"));
   }
   s.segment_bytes = parse_size(t.segment, "--segment");
   if (s.segment_bytes > 0 && s.segment_bytes < 4) throw Error("--segment: 0 or at least 4 bytes");
   s.op = t.op == "write" ? Op::write : Op::send;
   s.check = t.check != 0;
-  o.run.idle = *idle_policy_from_string(t.idle);
-  if (s.iterations < 1) throw Error("-n: at least 1 iteration");
-  if (s.timeout_s < 1) throw Error("--timeout: at least 1 second");
-  if (o.run.clock_samples < 1 || o.run.clock_samples > 100) {
-    throw Error("--clock-samples: 1 to 100");
-  }
-  if (o.run.transport.send_depth < 4) throw Error("-t: at least 4");
-  bench::finish_job_options(o.job);
+  // A step's segments and their notifications in flight at once.
+  if (o.job.run.transport.send_depth < 4) throw Error("-t: at least 4 for the ring");
+  dlcnet::cli::finish_nrank_options(o.job);
+  s.timeout_s = static_cast<uint32_t>(o.job.run.timeout_s);
   if (o.job.spawn && o.ranks < 2) throw Error("--spawn needs --ranks N (at least 2)");
 }
 
@@ -51,8 +59,8 @@ void validate(Options& o, const Text& t, bool sweep_given) {
 
 ParseResult parse_options(int argc, const char* const* argv) {
   Options o;
-  ring::Options& r = o.run;
-  RingSpec& s = r.spec;
+  RingSpec& s = o.spec;
+  runner::NRankOptions& r = o.job.run;
   Text t;
   CLI::App app{
       "dlc-bench ring: the collectives of data-parallel training over N ranks, as nccl-tests "
@@ -70,8 +78,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
                 ->capture_default_str();
   auto* i = app.add_option("-i,--stepbytes", t.increment, "or add this (instead of -f)");
   app.add_option("-s,--size", t.size, "one size only");
-  app.add_option("-n,--iters", s.iterations, "measured iterations per size")->capture_default_str();
+  app.add_option("-n,--iters", s.iterations, "measured iterations per size")
+      ->check(dlcnet::cli::whole<uint32_t>(1, kMaxIterations))
+      ->capture_default_str();
   app.add_option("-w,--warmup_iters", s.warmup, "unmeasured iterations first")
+      ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations))
       ->capture_default_str();
   app.add_option("-c,--check", t.check,
                  "1: new inputs every iteration and every result checked (outside the timed "
@@ -87,38 +98,23 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "cut every message into segments of this many bytes and pipeline them through "
                  "the steps (0: one message per step)")
       ->capture_default_str();
-  app.add_option("--ranks", o.ranks, "ranks (with --spawn)");
-  bench::add_job_options(app, o.job);
+  app.add_option("--ranks", o.ranks, "ranks (with --spawn)")
+      ->check(dlcnet::cli::whole<int>(1, dlcnet::cli::kMaxRanks));
   // A rank's successor and predecessor are one peer at N = 2: a connection per direction, as
   // NCCL's, keeps the ACKs of what it receives off the connection of what it sends.
   r.transport.ucx_connection_per_direction = true;
-  bench::add_transport_options(app, r.transport_kind, r.transport, false);
-  app.add_option("--json", r.json_path, "write the JSON report here (rank 0)");
-  dlcnet::cli::add_star_links_option(app, r.star_links);
-  dlcnet::cli::add_export_flows_option(app, r.export_flows);
-  app.add_option("--records", r.records_path, "per-message CSV, one file per rank (%r: the rank)");
-  app.add_option("--timeout", s.timeout_s, dlcnet::cli::kTimeoutHelp)->capture_default_str();
-  app.add_option("--clock-samples", r.clock_samples, "ping-pongs per rank and clock estimate")
-      ->capture_default_str();
-  app.add_option("--idle", t.idle, "when idle: auto, spin, yield, sleep, block")
-      ->check(CLI::IsMember({"auto", "spin", "yield", "sleep", "block"}))
-      ->capture_default_str();
-  app.add_flag("-q,--quiet", r.quiet, "only errors");
+  dlcnet::cli::add_nrank_options(app, o.job, {.ib_port = false, .cpu = false});
   // Tests only: this rank adds 1 to one element of its input every iteration, so the check
   // must find it (tests/patterns/ring_*.sh).
   app.add_option("--test-corrupt-rank", s.corrupt_rank)->group("");
   add_version_flag(app, "dlc-bench");
-  try {
-    app.parse(argc - 1, argv + 1);
-  } catch (const CLI::ParseError& err) {
-    const int rc = app.exit(err);
-    return {std::nullopt, rc == 0 ? 0 : 2};
-  }
+  if (auto rc = dlcnet::cli::parse_command_line(app, "dlc-bench ring", argc - 1, argv + 1))
+    return {std::nullopt, *rc};
   try {
     validate(o, t, b->count() + e->count() + f->count() + i->count() > 0);
   } catch (const Error& err) {
-    std::cerr << "dlc-bench ring: " << err.what() << '\n';
-    return {std::nullopt, 2};
+    dlcnet::cli::usage_error("dlc-bench ring", err.what());
+    return {std::nullopt, dlcnet::cli::kExitUsage};
   }
   return {std::move(o), 0};
 }

@@ -3,15 +3,15 @@
 
 #include <optional>
 
-#include "apps/dlc_bench/job_options.hpp"
-#include "patterns/ring/ring_job.hpp"
+#include "apps/nrank_options.hpp"
+#include "patterns/ring/ring_pattern.hpp"
 
 namespace dlcnet::ring::cli {
 
 struct Options {
-  ring::Options run;
-  bench::JobOptions job;  // --rank, --world-size, --coordinator, --job-token, --spawn
-  int ranks = 0;          // --ranks (with --spawn)
+  RingSpec spec;
+  dlcnet::cli::NRankCli job;  // the options every N-rank tool shares
+  int ranks = 0;              // --ranks (with --spawn)
 };
 
 struct ParseResult {

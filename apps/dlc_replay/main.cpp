@@ -1,6 +1,6 @@
 // dlc-replay: make the network carry a DLC job again, message for message, and report what
 // every message experienced. The work is in replay/ (engine, plan, reports; one rank's run is
-// replay/replay_rank.cpp); the start of the run (--spawn or this process's rank) is
+// replay/replay_pattern.cpp); the start of the run (--spawn or this process's rank) is
 // launch/rank_main.hpp.
 #include <exception>
 #include <iostream>
@@ -13,14 +13,14 @@
 int main(int argc, char** argv) {
   using namespace dlcnet;
   using namespace dlcnet::replay;
-  auto parsed = cli::parse_options(argc, argv);
+  auto parsed = replay::cli::parse_options(argc, argv);
   if (!parsed.options) return parsed.exit_code;
-  cli::Options& o = *parsed.options;
+  replay::cli::Options& o = *parsed.options;
   if (o.check) {
     // What a launcher (scripts/run-main.sh) asks before it boots a guest or starts ranks.
     try {
-      const trace::Job job = trace::read_job(o.run.inputs);
-      const int world = RankMap::make(job, o.run.map_spec).world_size();
+      const trace::Job job = trace::read_job(o.replay.inputs);
+      const int world = RankMap::make(job, o.replay.map_spec).world_size();
       std::cout << "dlc-replay: check passed: " << job.messages.size() << " messages, " << world
                 << " ranks (" << job.num_workers << " workers, " << job.num_servers
                 << " servers); nothing was sent\n";
@@ -31,19 +31,19 @@ int main(int argc, char** argv) {
     }
   }
   RankMain m;
-  m.spawn = o.spawn;
-  m.given = o.given;
-  m.spawn_options.limit = std::chrono::seconds(o.spawn_timeout_s);
-  m.spawn_options.grace = std::chrono::seconds(o.run.timeout_s + 5);
-  m.spawn_options.quiet = o.run.quiet;
+  m.spawn = o.job.spawn;
+  m.given = o.job.given;
+  m.spawn_options.limit = std::chrono::seconds(o.job.spawn_timeout_s);
+  m.spawn_options.grace = std::chrono::seconds(o.job.run.timeout_s + 5);
+  m.spawn_options.quiet = o.job.run.quiet;
   m.spawn_options.tool = "dlc-replay";
   m.prepare_spawn = [&](SpawnOptions& so) {
     // The job says how many ranks: one per worker and server.
-    const trace::Job job = trace::read_job(o.run.inputs);
-    so.world_size = RankMap::make(job, o.run.map_spec).world_size();
+    const trace::Job job = trace::read_job(o.replay.inputs);
+    so.world_size = RankMap::make(job, o.replay.map_spec).world_size();
   };
   return rank_main(m, argc, argv, [&](const RankEnv& env) {
-    o.run.env = env;
-    return run_rank(o.run, argc, argv);
+    o.job.run.env = env;
+    return run_rank(o.replay, o.job.run, argc, argv);
   });
 }

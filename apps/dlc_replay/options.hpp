@@ -5,17 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "launch/rank_env.hpp"
-#include "replay/replay_rank.hpp"
+#include "apps/nrank_options.hpp"
+#include "replay/replay_pattern.hpp"
 
 namespace dlcnet::replay::cli {
 
 struct Options {
-  RunOptions run;
-  ExplicitRank given;  // --rank, --world-size, --coordinator, --job-token
-  bool spawn = false;
-  bool check = false;  // --check: read the job and the options, send nothing
-  int spawn_timeout_s = 3600;
+  replay::Options replay;
+  dlcnet::cli::NRankCli job;  // the options every N-rank tool shares
+  bool check = false;         // --check: read the job and the options, send nothing
 };
 
 struct ParseResult {

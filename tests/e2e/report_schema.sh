@@ -12,7 +12,14 @@ check "dlc-bench lat" "$BIN/dlc-bench" lat --loopback --transport ucx --ucx-tls 
 check "dlc-bench bw" "$BIN/dlc-bench" bw --loopback --transport ucx --ucx-tls tcp,self \
   -s 4K -n 200 --json "$work/bw.json" --records "$work/bw.csv" --timeout 60
 check "dlc-replay --spawn" timeout 600 "$BIN/dlc-replay" "$job" --transport ucx --ucx-tls sm \
-  --json "$work/replay.json" --records "$work/rec.csv" --timeout 120 --spawn
+  --json "$work/replay.json" --records "$work/rec.csv" --timeout 120 --spawn \
+  --export-flows "$work/replay.txt"
+check "dlc-bench fanin" timeout 300 "$BIN/dlc-bench" fanin --spawn --workers 2 --transport ucx \
+  --ucx-tls tcp,self -s 4K --burst 4 -n 2 --json "$work/fanin.json" --export-flows "$work/fanin.txt" \
+  --timeout 60 -q
+check "dlc-bench ring" timeout 300 "$BIN/dlc-bench" ring --spawn --ranks 3 --transport ucx \
+  --ucx-tls tcp,self -b 4K -e 16K -n 2 -w 1 --json "$work/ring.json" --export-flows "$work/ring.txt" \
+  --timeout 60 -q
 check "dlc-trace stats" "$BIN/dlc-trace" stats "$job" --json "$work/stats.json" -q
 check "dlc-trace bench-load" "$BIN/dlc-trace" bench-load "$job" --json "$work/load.json"
 check "dlc-trace synth" "$BIN/dlc-trace" synth -o "$work/synth" -w 2 -s 1 -n 2 -m lenet5 --seed 1
@@ -32,9 +39,13 @@ COMMON = {"schema_version", "tool", "tool_version", "host", "date", "argv",
 # ... plus, per tool, these (required ones must be there, optional ones may).
 # "cpu": where the rank's thread runs (--cpu, launch/cpu_binding.hpp).
 TRANSPORT = {"transport", "transport_selection", "ucx_version", "cpu"}
+# The runner's context, the same for every N-rank tool (runner/runner.cpp).
+NRANK = TRANSPORT | {"coordinator", "hosts", "idle", "send_depth", "world_size", "rank_source"}
 EXTRAS = {
     "dlc-bench": (TRANSPORT, {"role", "peer", "records_file"}),
-    "dlc-replay": (TRANSPORT, {"coordinator", "idle", "send_depth", "recv_ahead"}),
+    "dlc-bench fanin": (NRANK, set()),
+    "dlc-bench ring": (NRANK, set()),
+    "dlc-replay": (NRANK | {"recv_ahead"}, set()),
     "dlc-trace stats": (set(), set()),
     "dlc-trace bench-load": (set(), set()),
     "dlc-trace synth": (set(), set()),
@@ -42,6 +53,8 @@ EXTRAS = {
 docs = {
     "dlc-bench lat": f"{work}/lat.json",
     "dlc-bench bw": f"{work}/bw.json",
+    "dlc-bench fanin": f"{work}/fanin.json",
+    "dlc-bench ring": f"{work}/ring.json",
     "dlc-replay": f"{work}/replay.json",
     "dlc-trace stats": f"{work}/stats.json",
     "dlc-trace bench-load": f"{work}/load.json",
@@ -80,11 +93,19 @@ for name, path in docs.items():
     except Exception as e:
         result(False, f"{name}: {path}: {e}")
 
+def shape_of(path):
+    if path.endswith(".message_sizes"):
+        return SIZE_DISTRIBUTION
+    # dlc-bench ring's iteration times: the summary and their coefficient of variation.
+    if path.endswith(".time_dist_s"):
+        return SUMMARY | {"cv"}
+    return SUMMARY
+
+
 def check_summaries(name, d):
     found = []
     walk(d, name, found)
-    wrong = [(p, sorted(s.keys())) for p, s in found
-             if set(s.keys()) != (SIZE_DISTRIBUTION if p.endswith(".message_sizes") else SUMMARY)]
+    wrong = [(p, sorted(s.keys())) for p, s in found if set(s.keys()) != shape_of(p)]
     result(not wrong, f"{name}: {len(found)} summaries have the shared shape"
            + (f"; not: {wrong[:3]}" if wrong else ""))
     if name in MUST:
@@ -149,6 +170,26 @@ if rep:
            "dlc-replay: top-level schema_version is the context's")
     result(all({"offset_s", "drift", "at_s", "uncertainty_s", "method"} <= c.keys()
                for c in rep["clock"]), "dlc-replay: clock mapping keys per rank")
+
+# One envelope: the runner's keys, the same in all three, around each pattern's own.
+ENVELOPE = {"complete", "context", "clock", "release", "phases_s", "setup", "flow_origin_s",
+            "files"}
+FILES = {"records", "fct", "flows", "flow_map"}
+CLOCK = {"offset_s", "drift", "at_s", "uncertainty_s", "method"}
+for name in ("dlc-bench fanin", "dlc-bench ring", "dlc-replay"):
+    d = loaded.get(name)
+    if d is None:
+        continue
+    result(ENVELOPE <= d.keys(), f"{name}: the envelope's keys (missing {sorted(ENVELOPE - d.keys())})")
+    result(d.get("complete") is True, f"{name}: complete")
+    result(set(d.get("files", {})) == FILES, f"{name}: files are {sorted(FILES)}")
+    result(isinstance(d.get("clock"), list) and len(d["clock"]) == d["context"]["world_size"]
+           and all(CLOCK <= c.keys() for c in d["clock"]), f"{name}: one clock per rank")
+    result(isinstance(d.get("flow_origin_s"), float), f"{name}: flow_origin_s")
+    result({"join_s", "setup_s", "gather_s"} <= d.get("setup", {}).keys(),
+           f"{name}: setup names the phases")
+    result(list(d.get("phases_s", {})) == list(loaded["dlc-replay"].get("phases_s", {}))
+           and "gather_s" in d.get("phases_s", {}), f"{name}: the same phases as dlc-replay's")
 
 def header(path):
     with open(path) as f:

@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/wire.hpp"
-#include "replay/replay_rank.hpp"
+#include "replay/replay_pattern.hpp"
 
 namespace dlcnet::replay {
 namespace {

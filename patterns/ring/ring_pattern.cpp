@@ -1,0 +1,212 @@
+#include "patterns/ring/ring_pattern.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "patterns/ring/ring_analysis.hpp"
+#include "patterns/ring/ring_engine.hpp"
+#include "patterns/ring/ring_records.hpp"
+#include "patterns/ring/ring_report.hpp"
+#include "runner/runner.hpp"
+
+namespace dlcnet::ring {
+namespace {
+
+// This size's times of every rank, at rank 0 (others get nothing).
+std::vector<SizeTimes> to_root(Bootstrap& boot, const SizeTimes& mine, int me, int world) {
+  std::vector<Bytes> out(static_cast<size_t>(world));
+  if (me != 0) out[0] = encode({mine});
+  std::vector<Bytes> got = boot.alltoall(out);
+  std::vector<SizeTimes> all;
+  if (me != 0) return all;
+  for (int r = 0; r < world; ++r) {
+    if (r == 0) {
+      all.push_back(mine);
+      continue;
+    }
+    std::vector<SizeTimes> one = decode(got[static_cast<size_t>(r)], r);
+    if (one.size() != 1)
+      throw ProtocolError("ring times of rank " + std::to_string(r) + ": not one size");
+    all.push_back(std::move(one[0]));
+  }
+  return all;
+}
+
+class Ring final : public runner::Pattern {
+ public:
+  Ring(const RingSpec& spec, const runner::NRankOptions& n)
+      : spec_(spec),
+        me_(n.env.rank),
+        world_(n.env.world_size),
+        def_(collective(spec.collective)),
+        map_(region_map(spec, world_)) {
+    if (world_ < 2) {
+      throw Error("a collective needs at least 2 ranks: the world has " + std::to_string(world_));
+    }
+  }
+
+  runner::Agreement agreement() const override {
+    return {spec_.fingerprint(),
+            "collective (collective, sizes, -n, -w, -c, --op or --segment differ)"};
+  }
+  uint32_t receives_needed() const override {
+    return static_cast<uint32_t>(2 * map_.max_slots + 8);
+  }
+  Release release() const override { return Release::barrier; }
+
+  void agreed(uint64_t limit) override {
+    for (uint64_t bytes : spec_.sizes) {
+      SizeSetup s{def_.layout(bytes, world_), {}, {}};
+      if (s.layout.max_chunk * sizeof(float) > limit) {
+        throw Error("a message of " + format_size(s.layout.max_chunk * sizeof(float)) + " (size " +
+                    format_size(bytes) + " over " + std::to_string(world_) +
+                    " ranks) exceeds the largest the transports carry (" + format_size(limit) +
+                    "): lower -e");
+      }
+      s.plan = plan_for(def_, s.layout, me_);
+      s.segs = cut(s.plan, spec_.segment_bytes);
+      if (me_ == 0) {
+        std::vector<Plan> plans;
+        for (int r = 0; r < world_; ++r) plans.push_back(plan_for(def_, s.layout, r));
+        all_plans_.push_back(std::move(plans));
+      }
+      setups_.push_back(std::move(s));
+    }
+  }
+
+  runner::MemoryNeed memory() const override {
+    return {map_.total, "input, outputs and staging for -e " + format_size(spec_.sizes.back()),
+            "lower -e"};
+  }
+
+  void allocate(Transport& t) override { mem_ = t.allocate_memory(map_.total); }
+
+  // Ring neighbours (everyone for all-to-all), and rank 0 with everyone for the clocks.
+  std::vector<int> peers() const override {
+    std::set<int> p;
+    if (spec_.collective == Collective::alltoall || me_ == 0) {
+      for (int r = 0; r < world_; ++r) p.insert(r);
+    } else {
+      p.insert({(me_ + 1) % world_, (me_ + world_ - 1) % world_, 0});
+    }
+    p.erase(me_);
+    return {p.begin(), p.end()};
+  }
+
+  void prepare(runner::RankContext& c) override {
+    engine_ = std::make_unique<RingEngine>(EngineContext{c.t, c.job.bootstrap(), spec_, def_, me_,
+                                                         mem_.data, mem_.region, map_, c.idle});
+    engine_->prime(setups_.front());
+    if (!c.print) return;
+    std::cout << "# dlc-bench ring: " << to_string(spec_.collective) << " on " << world_
+              << " ranks, --op " << to_string(spec_.op) << ", transport " << c.transport
+              << ", float sum, -n " << spec_.iterations << " -w " << spec_.warmup << " -c "
+              << (spec_.check ? 1 : 0) << '\n';
+    for (int r = 0; r < world_; ++r) {
+      std::cout << "#  Rank " << r << " on " << c.job.hosts()[static_cast<size_t>(r)].hostname
+                << '\n';
+    }
+    table_ = std::make_unique<RingTable>(std::cout);
+    table_->header();
+  }
+
+  void run(runner::RankContext& c, int64_t /*released_at*/) override {
+    for (size_t k = 0; k < setups_.size(); ++k) {
+      mine_.push_back(
+          engine_->run_size(setups_[k], k + 1 < setups_.size() ? &setups_[k + 1] : nullptr));
+      std::vector<SizeTimes> got = to_root(c.job.bootstrap(), mine_.back(), me_, world_);
+      if (me_ != 0) continue;
+      rows_.push_back(make_row(def_, setups_[k].layout, got));
+      if (table_) table_->row(rows_.back());
+      all_.push_back(std::move(got));
+    }
+  }
+
+  Bytes finish(runner::RankContext& /*c*/, const std::vector<ClockModel>& /*clocks*/) override {
+    return {};  // every size's times reached rank 0 as it finished
+  }
+
+  // The sizes this rank completed: all of them, or those before a failure.
+  void write_records(RecordWriter& w) override {
+    std::vector<Plan> plans;
+    for (size_t k = 0; k < mine_.size(); ++k) plans.push_back(setups_[k].plan);
+    ring::write_records(w, spec_, me_, plans, mine_);
+  }
+
+  // The sizes completed before, on the clocks of the alignment before the run.
+  std::string incomplete(runner::RankContext& c, nlohmann::json& doc) override {
+    std::vector<ClockModel> before;
+    for (int r = 0; r < world_; ++r)
+      before.push_back(model_before(c.job.hosts(), c.job.clocks_before(), static_cast<size_t>(r)));
+    nlohmann::json part = ring_json(spec_, world_, analyse(before));
+    part.update(doc);
+    doc = std::move(part);
+    return "the " + std::to_string(all_.size()) + " size(s) completed";
+  }
+
+  runner::PatternReport report(runner::RankContext& c, const std::vector<Bytes>& /*gathered*/,
+                               const std::vector<ClockModel>& clocks,
+                               bool /*want_groups*/) override {
+    const std::vector<SizeResult> results = analyse(clocks);
+    if (c.print) {
+      print_footer(std::cout, rows_);
+      if (!results.empty()) print_steps(std::cout, results.back());
+    }
+    runner::PatternReport rep;
+    rep.body = ring_json(spec_, world_, results);
+    rep.ok = rep.body["wrong_total"].get<uint64_t>() == 0;
+    // Groups are the measured iterations, numbered on across the sizes.
+    int32_t base = 0;
+    for (const SizeResult& r : results) {
+      int32_t runs = 0;
+      for (const Flow& f : r.flows) {
+        rep.flows.push_back(f);
+        rep.groups.push_back(base + f.opnum);
+        runs = std::max(runs, f.opnum + 1);
+      }
+      base += runs;
+    }
+    rep.group_kind = "iteration";
+    return rep;
+  }
+
+ private:
+  std::vector<SizeResult> analyse(const std::vector<ClockModel>& clocks) const {
+    std::vector<SizeResult> done;
+    for (size_t k = 0; k < all_.size(); ++k) {
+      done.push_back(analyse_size(def_, setups_[k].layout, all_plans_[k], spec_.segment_bytes,
+                                  all_[k], clocks));
+    }
+    return done;
+  }
+
+  const RingSpec& spec_;
+  int me_, world_;
+  const CollectiveDef& def_;
+  RegionMap map_;
+  std::vector<SizeSetup> setups_;
+  std::vector<std::vector<Plan>> all_plans_;  // rank 0: [size][rank]
+  Allocation mem_;
+  std::unique_ptr<RingEngine> engine_;
+  std::unique_ptr<RingTable> table_;
+  std::vector<SizeTimes> mine_;
+  std::vector<std::vector<SizeTimes>> all_;  // rank 0: [size][rank]
+  std::vector<Row> rows_;
+};
+
+}  // namespace
+
+std::unique_ptr<runner::Pattern> make_pattern(const RingSpec& spec, const runner::NRankOptions& n) {
+  return std::make_unique<Ring>(spec, n);
+}
+
+int run_rank(const RingSpec& spec, const runner::NRankOptions& n, int argc,
+             const char* const* argv) {
+  const std::unique_ptr<runner::Pattern> p = make_pattern(spec, n);
+  return runner::run_rank(n, "dlc-bench ring", *p, argc, argv);
+}
+
+}  // namespace dlcnet::ring

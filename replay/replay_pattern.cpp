@@ -1,0 +1,174 @@
+#include "replay/replay_pattern.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+#include "core/error.hpp"
+#include "core/progress_line.hpp"
+#include "core/stop_budget.hpp"
+#include "replay/flow_iterations.hpp"
+#include "replay/replay_console.hpp"
+#include "replay/replay_engine.hpp"
+#include "replay/replay_json.hpp"
+#include "replay/replay_rank_map.hpp"
+#include "runner/runner.hpp"
+#include "trace/trace_loader.hpp"
+
+namespace dlcnet::replay {
+namespace {
+
+constexpr uint64_t kMaxPart = uint64_t{1} << 30;  // lengths travel as 32-bit in verbs
+
+class Replay final : public runner::Pattern {
+ public:
+  Replay(const Options& o, const runner::NRankOptions& n)
+      : o_(o),
+        n_(n),
+        me_(n.env.rank),
+        world_(n.env.world_size),
+        job_(trace::read_job(o.inputs)),
+        map_(RankMap::make(job_, o.map_spec)),
+        popts_(o.plan),
+        copies_(Copies::make(job_, popts_.iterations)) {
+    if (map_.world_size() != world_) {
+      throw Error("the job has " + std::to_string(map_.world_size()) + " nodes to replay (" +
+                  std::to_string(job_.num_workers) + " workers, " +
+                  std::to_string(job_.num_servers) + " servers) but the world has " +
+                  std::to_string(world_) + " ranks: start one rank per node (or use --spawn)");
+    }
+    popts_.part_bytes = 0;  // agreed below: the smallest every rank's transport can carry
+  }
+
+  // Every rank must replay the same job with the same options, or channels would mismatch.
+  runner::Agreement agreement() const override {
+    return {plan_fingerprint(job_, map_, popts_, copies_),
+            "job, or the same with other options (mode, op, iterations, map)"};
+  }
+  uint32_t receives_needed() const override { return o_.recv_ahead; }
+  Release release() const override { return o_.release; }
+  uint64_t limit_offer(uint64_t transport_max) const override {
+    uint64_t part = std::min(transport_max, kMaxPart);
+    if (o_.part_limit > 0) part = std::min(part, o_.part_limit);
+    return part;
+  }
+  void agreed(uint64_t limit) override {
+    popts_.part_bytes = limit;
+    plan_.emplace(build_rank_plan(job_, map_, me_, popts_, copies_));
+  }
+  runner::MemoryNeed memory() const override {
+    return {plan_->region_bytes, "the largest messages of " + name(me_) + " in flight at once",
+            "lower --part-bytes or --recv-ahead"};
+  }
+  // The transport's own memory, freed with it after its teardown progressed the last messages.
+  void allocate(Transport& t) override {
+    region_ = t.allocate_memory(std::max<uint64_t>(plan_->region_bytes, 1)).region;
+  }
+  std::vector<int> peers() const override { return plan_->peers; }
+
+  void prepare(runner::RankContext& c) override {
+    EngineConfig ec;
+    ec.mode = popts_.mode;
+    ec.transfer = popts_.transfer;
+    ec.notify_after_write_completion = !c.t.orders_write_before_send();
+    ec.recv_ahead = o_.recv_ahead;
+    ec.progress_timeout = stop_budget(n_.timeout_s).wait;  // the rest settles the failure
+    ec.idle = c.idle;
+    ec.fault_after = o_.fault_rank == me_ ? o_.fault_after : -1;
+    ec.fault_signal = o_.fault_signal;
+    ec.records = records_;
+    ec.rank_name = [this](int r) { return name(r); };
+    ec.show_progress = me_ == 0 && ProgressLine::wanted(stderr);
+    engine_ = std::make_unique<Engine>(*plan_, c.t, c.job.bootstrap(), region_, ec);
+    engine_->prepare();
+    transport_ = c.transport;
+  }
+
+  void run(runner::RankContext& /*c*/, int64_t released_at) override {
+    result_ = engine_->run(released_at);
+  }
+
+  Bytes finish(runner::RankContext& c, const std::vector<ClockModel>& clocks) override {
+    const std::vector<Bytes> posts = c.job.bootstrap().alltoall(encode_post_times(*plan_, result_));
+    mine_ = make_rank_report(*plan_, result_, posts, clocks);
+    return me_ == 0 ? Bytes{} : encode_report(mine_);
+  }
+
+  // The engine writes every record as it completes and flushes them before it throws.
+  void write_records(RecordWriter& /*w*/) override {}
+  void use_records(RecordWriter* w) override { records_ = w; }
+
+  // The other ranks' times never reach rank 0 after a failure.
+  std::string incomplete(runner::RankContext& /*c*/, nlohmann::json& doc) override {
+    const EngineProgress p = engine_->progress();
+    doc["job"] = {{"inputs", o_.inputs}};
+    doc["rank0"] = {{"records_done", p.done},
+                    {"records_planned", p.planned},
+                    {"records_written", p.records_written}};
+    return "rank 0's " + std::to_string(p.done) + " of " + std::to_string(p.planned) +
+           " records completed";
+  }
+
+  runner::PatternReport report(runner::RankContext& c, const std::vector<Bytes>& gathered,
+                               const std::vector<ClockModel>& /*clocks*/,
+                               bool want_groups) override {
+    ReplayReport rep;
+    rep.inputs = o_.inputs;
+    rep.options = popts_;
+    rep.copies = copies_;
+    rep.transport = transport_;
+    rep.transport_reason = c.transport_reason;
+    rep.world_size = world_;
+    rep.rank_source = n_.env.source;
+    rep.ranks.push_back(mine_);
+    for (int r = 1; r < world_; ++r)
+      rep.ranks.push_back(decode_report(gathered[static_cast<size_t>(r)], r));
+    rep.clocks = c.job.clock_reports();
+    analyse(rep, job_, map_);
+    if (c.print) print_report(std::cout, rep, job_, map_);
+    runner::PatternReport out;
+    out.body = report_json(rep, job_, map_);
+    if (want_groups) {
+      out.groups = flow_iterations(rep.flows, job_, map_, popts_, copies_);
+      out.group_kind = "iteration";
+    }
+    out.flows = std::move(rep.flows);
+    out.ok = rep.ok;
+    return out;
+  }
+
+  void add_context(nlohmann::json& ctx) const override { ctx["recv_ahead"] = o_.recv_ahead; }
+
+ private:
+  std::string name(int r) const {
+    return "rank " + std::to_string(r) + " (" + job_.nodes[map_.node_of(r)].name() + ")";
+  }
+
+  const Options& o_;
+  const runner::NRankOptions& n_;
+  int me_, world_;
+  const trace::Job job_;
+  const RankMap map_;
+  PlanOptions popts_;
+  const Copies copies_;
+  std::optional<RankPlan> plan_;
+  RegionId region_ = 0;
+  RecordWriter* records_ = nullptr;
+  std::unique_ptr<Engine> engine_;
+  std::string transport_;
+  EngineResult result_;
+  RankReport mine_;
+};
+
+}  // namespace
+
+std::unique_ptr<runner::Pattern> make_pattern(const Options& o, const runner::NRankOptions& n) {
+  return std::make_unique<Replay>(o, n);
+}
+
+int run_rank(const Options& o, const runner::NRankOptions& n, int argc, const char* const* argv) {
+  const std::unique_ptr<runner::Pattern> p = make_pattern(o, n);
+  return runner::run_rank(n, "dlc-replay", *p, argc, argv);
+}
+
+}  // namespace dlcnet::replay

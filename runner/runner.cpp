@@ -1,0 +1,217 @@
+#include "runner/runner.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+#include "compare/flow_export.hpp"
+#include "compare/measured_fct.hpp"
+#include "core/error.hpp"
+#include "core/log_line.hpp"
+#include "core/memory_budget.hpp"
+#include "core/run_context.hpp"
+#include "core/stall_error.hpp"
+#include "fabric/star_links.hpp"
+#include "flows/flow_report.hpp"
+#include "launch/job_context.hpp"
+#include "launch/rank_cpu.hpp"
+#include "launch/rank_outputs.hpp"
+#include "launch/transport_select.hpp"
+#include "model/calibration.hpp"
+#include "model/hpcc_fct.hpp"
+
+namespace dlcnet::runner {
+namespace {
+
+class Run {
+ public:
+  Run(const NRankOptions& o, const std::string& tool, Pattern& p, Job& jl,
+      const model::Calibration* calibration, int argc, const char* const* argv)
+      : o_(o),
+        tool_(tool),
+        p_(p),
+        jl_(jl),
+        calibration_(calibration),
+        argc_(argc),
+        argv_(argv),
+        me_(o.env.rank),
+        world_(o.env.world_size) {}
+
+  int operator()();
+
+ private:
+  nlohmann::json context() const;
+  void records();
+  [[noreturn]] void fail(RankContext& c, const std::exception& e);
+  int report(RankContext& c, const std::vector<Bytes>& gathered,
+             const std::vector<ClockModel>& clocks, const ReleaseReport& release);
+
+  const NRankOptions& o_;
+  const std::string& tool_;
+  Pattern& p_;
+  Job& jl_;
+  const model::Calibration* calibration_;
+  int argc_;
+  const char* const* argv_;
+  int me_, world_;
+  std::optional<RankOutputs> out_;
+  std::optional<compare::FlowExport> flows_out_;
+  std::vector<fabric::LinkReading> links_before_;
+  std::optional<TransportChoice> choice_;
+  std::optional<CpuBinding> cpu_;
+  TransportOptions topts_;
+  Idle idle_ = Idle::spin;
+};
+
+int Run::operator()() {
+  // The ranks' links (netem on a namespace star) over the whole job, from before the connect.
+  if (me_ == 0 && !o_.star_links.empty())
+    links_before_ = fabric::read_star_links(o_.star_links, world_);
+  out_.emplace(RankOutputPaths{o_.json_path, o_.records_path, o_.fct_path}, me_, world_);
+  flows_out_.emplace(me_ == 0 ? o_.export_flows : std::string());
+  p_.use_records(out_->records());
+
+  topts_ = o_.transport;
+  topts_.recv_depth = std::max({topts_.recv_depth, p_.receives_needed(), o_.clock_samples + 16});
+  apply_timeout(topts_, o_.timeout_s);
+  // Only when asked for: UCX's wake-up feature may narrow the lanes it picks.
+  topts_.wakeup = o_.idle == IdlePolicy::block;
+  choice_.emplace(open_transport(o_.transport_kind, topts_));
+  Transport& t = *choice_->transport;
+  // Before the buffers are allocated: auto also places this thread's new memory.
+  cpu_.emplace(bind_rank_thread(o_.cpu, *choice_, static_cast<unsigned>(me_),
+                                tool_ + ": rank " + std::to_string(me_), o_.quiet));
+
+  const Agreement a = p_.agreement();
+  const std::string differs = " another " + a.what + ": start every rank with the same options";
+  p_.agreed(jl_.agree(a.fingerprint, p_.limit_offer(t.max_message_size()), "runs" + differs,
+                      "run" + differs));
+  const MemoryNeed need = p_.memory();
+  check_registered_memory(need.bytes, me_, jl_.ranks_on_this_host(), need.detail, need.fix);
+  const RegionId clock_region = t.allocate_memory(64).region;
+  p_.allocate(t);
+  jl_.connect(t, p_.peers());
+  idle_ = jl_.idle_for(o_.idle, t);
+  jl_.align_clocks(t, clock_region, idle_);
+
+  RankContext c{
+      jl_, t, idle_, choice_->chosen, choice_->reason, me_, world_, me_ == 0 && !o_.quiet};
+  p_.prepare(c);
+  try {
+    p_.run(c, jl_.release(p_.release(), idle_));
+  } catch (const std::exception& e) {
+    fail(c, e);
+  }
+  jl_.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
+  jl_.align_clocks(t, clock_region, idle_);
+  const std::vector<ClockModel> clocks = jl_.clock_models();
+  const ReleaseReport release = jl_.release_report();
+  const std::vector<Bytes> gathered = jl_.gather(p_.finish(c, clocks));
+  if (me_ != 0) {
+    records();
+    return jl_.verdict(true);
+  }
+  return report(c, gathered, clocks, release);
+}
+
+nlohmann::json Run::context() const {
+  nlohmann::json ctx = job_run_context(tool_, argc_, argv_, *choice_->transport, *choice_, *cpu_,
+                                       world_, o_.env.source, idle_);
+  ctx["coordinator"] = o_.env.coordinator_host + ":" + std::to_string(jl_.port());
+  nlohmann::json hosts = nlohmann::json::array();
+  for (const HostIdentity& h : jl_.hosts()) hosts.push_back(h.hostname);
+  ctx["hosts"] = hosts;
+  ctx["send_depth"] = topts_.send_depth;
+  p_.add_context(ctx);
+  return ctx;
+}
+
+// This rank's records of what it completed: all of it, or what came before a failure.
+void Run::records() {
+  if (!out_->records()) return;
+  p_.write_records(*out_->records());
+  out_->records()->flush();
+}
+
+void Run::fail(RankContext& c, const std::exception& e) {
+  // A rank stopped or failed during the run: every rank's records hold what it completed
+  // before; rank 0's JSON says how far the job got, marked incomplete.
+  const std::string cause = jl_.settle_failure(e.what(), stalled_on(e));
+  write_each({[&] { records(); },
+              [&] {
+                if (me_ != 0 || !out_->json()) return;
+                nlohmann::json doc = incomplete_report(cause, context(), jl_, *out_);
+                const std::string done = p_.incomplete(c, doc);
+                doc["complete"] = false;
+                doc["error"] = cause;
+                write_json_file(*out_->json(), doc);
+                log_line(tool_ + ": " + out_->json()->name() + ": " + done +
+                         " before the failure, marked incomplete");
+              }});
+  throw Error(cause);
+}
+
+int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
+                const std::vector<ClockModel>& clocks, const ReleaseReport& release) {
+  nlohmann::json links;
+  if (!o_.star_links.empty()) {
+    links = fabric::star_links_json(o_.star_links, links_before_,
+                                    fabric::read_star_links(o_.star_links, world_));
+  }
+  const bool want_groups = flows_out_->wanted();
+  PatternReport r = p_.report(c, gathered, clocks, want_groups);
+  if (c.print) {
+    if (!links.is_null()) std::cout << fabric::star_links_line(links) << '\n';
+    print_clocks(std::cout, jl_.clock_reports(), release);
+    std::cout << jl_.phases_line() << '\n';
+    std::cout.flush();
+  }
+  const compare::FlowMap fmap = compare::flow_map_of(r.flows, r.groups, tool_, r.group_kind);
+  auto json = [&] {
+    nlohmann::json doc = std::move(r.body);
+    doc["complete"] = true;
+    doc["context"] = context();
+    doc["clock"] = clocks_json(jl_.clock_reports());
+    doc["release"] = release.to_json();
+    doc["phases_s"] = jl_.phases_json();
+    doc["setup"] = jl_.setup_json();
+    if (!links.is_null()) doc["star_links"] = links;
+    // Time zero of --export-flows' flow.txt and of --fct (the first post of any message) on
+    // the clock of every other time here: a prediction's time axis maps onto this one by it.
+    if (!fmap.flows.empty()) doc["flow_origin_s"] = fmap.origin_ns * 1e-9;
+    doc["files"] = out_->files_json();
+    if (!o_.export_flows.empty()) {
+      doc["files"]["flows"] = o_.export_flows;
+      doc["files"]["flow_map"] = compare::flow_map_path(o_.export_flows);
+    }
+    return doc;
+  };
+  write_each({[&] { records(); },
+              [&] {
+                if (flows_out_->wanted()) flows_out_->write(fmap);
+              },
+              [&] {
+                out_->write_reports(
+                    [&](std::ostream& f) {
+                      model::write_fct_txt(f, compare::measured_fct(fmap, *calibration_));
+                    },
+                    json);
+              }});
+  return jl_.verdict(r.ok);
+}
+
+}  // namespace
+
+int run_rank(const NRankOptions& o, const std::string& tool, Pattern& pattern, int argc,
+             const char* const* argv) {
+  // Read before anything is measured: a bad calibration must not cost the run.
+  std::optional<model::Calibration> calibration;
+  if (!o.calibration_path.empty()) calibration = model::read_calibration(o.calibration_path);
+  if (!o.fct_path.empty() && !calibration) throw Error("--fct needs --calibration");
+  JobConfig jc = job_config(o.env, std::chrono::seconds(o.timeout_s));
+  jc.clock_samples = o.clock_samples;
+  const model::Calibration* cal = calibration ? &*calibration : nullptr;
+  return run_job(jc, [&](Job& jl) { return Run(o, tool, pattern, jl, cal, argc, argv)(); });
+}
+
+}  // namespace dlcnet::runner
