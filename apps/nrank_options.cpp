@@ -31,7 +31,7 @@ void add_transport_options(CLI::App& app, NRankCli& o, ShortNames s) {
       ->capture_default_str();
   app.add_option("--ucx-tls", t.ucx_tls, "UCX_TLS for the UCX transport (e.g. sm, tcp)");
   add_ucx_connections_option(app, t);
-  app.add_option("-d,--ib-dev", t.device,
+  app.add_option(s.ib_dev ? "-d,--ib-dev" : "--ib-dev", t.device,
                  "RDMA device (default: the first active; UCX: UCX_NET_DEVICES)");
   app.add_option(s.ib_port ? "-i,--ib-port" : "--ib-port", t.ib_port,
                  "device port (default: the first active)")
@@ -39,7 +39,8 @@ void add_transport_options(CLI::App& app, NRankCli& o, ShortNames s) {
   app.add_option("-x,--gid-index", t.gid_index, "GID index (default: RoCE v2 IPv4)")
       ->check(whole<int>(-1, 65535));
   app.add_flag("--rdma-cm", t.rdma_cm, "connect queue pairs with rdma_cm");
-  app.add_option("-t,--tx-depth", t.send_depth, "transport operations in flight per peer")
+  app.add_option(s.tx_depth ? "-t,--tx-depth" : "--tx-depth", t.send_depth,
+                 "transport operations in flight per peer")
       ->check(whole<uint32_t>(1, 1u << 16))
       ->capture_default_str();
 }

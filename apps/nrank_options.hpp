@@ -30,10 +30,12 @@ struct NRankCli {
 
 // Short names where the tool has no other use for them: -i for --ib-port (the ring's -i is
 // nccl-tests' --stepbytes), -c for --cpu (the ring's -c is nccl-tests' --check; perftest's -c is
-// a connection type).
+// a connection type), -d and -t (nccl-tests' datatype and threads).
 struct ShortNames {
   bool ib_port = false;
   bool cpu = false;
+  bool ib_dev = true;    // -d (nccl-tests' datatype in the ring)
+  bool tx_depth = true;  // -t (nccl-tests' threads in the ring)
 };
 
 void add_nrank_options(CLI::App& app, NRankCli& o, ShortNames s);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/cli_number.hpp"
+#include "apps/cli_parse.hpp"
 #include "apps/dlc_bench/perftest_flags.hpp"
 #include "apps/timeout_option.hpp"
 #include "apps/version/version.hpp"
@@ -102,12 +103,14 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_subcommand("ring", "nccl-tests' collectives over N ranks (ring --help)");
   add_version_flag(app, "dlc-bench");
   o.spec.warmup = 100;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return {std::nullopt, rc == 0 ? 0 : 2};
+  // An unknown subcommand is named with the known ones (CLI11 would call it an extra argument).
+  const std::string first = argc > 1 ? argv[1] : "-";
+  if (first[0] != '-' && first != "lat" && first != "bw") {
+    cli::usage_error("dlc-bench", std::string("unknown subcommand '") + argv[1] +
+                                      "': the subcommands are lat, bw, fanin and ring");
+    return {std::nullopt, cli::kExitUsage};
   }
+  if (auto rc = cli::parse_command_line(app, "dlc-bench", argc, argv)) return {std::nullopt, *rc};
   o.spec.kind = bw->parsed() ? BenchKind::bw : BenchKind::lat;
   o.spec.op = op == "write" ? Op::write : op == "read" ? Op::read : Op::send;
   o.transport_kind = transport;
@@ -117,8 +120,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
     validate(o, size_text, sweep, iters_given);
     check_perftest_flags(o, perftest);
   } catch (const Error& e) {
-    std::cerr << "dlc-bench: " << e.what() << '\n';
-    return {std::nullopt, 2};
+    cli::usage_error("dlc-bench", e.what());
+    return {std::nullopt, cli::kExitUsage};
   }
   return {std::move(o), 0};
 }

@@ -2,6 +2,7 @@
 
 #include "apps/cli_number.hpp"
 #include "apps/cpu_option.hpp"
+#include "apps/foreign_flags.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet::bench {
@@ -44,7 +45,19 @@ void add_perftest_flags(CLI::App& sub, Options& o, PerftestFlags& f) {
   sub.add_flag("-H,--report-histogram", o.dump_samples,
                "lat: every latency sample on the console and in the JSON")
       ->group(g);
-  cli::add_cpu_option(sub, o.cpu);
+  cli::add_cpu_option(sub, o.cpu, false);
+  cli::refuse_foreign_flags(
+      sub, "perftest's flags that dlc-bench does not implement (refused)",
+      {{"-c", true,
+        "perftest's connection type: dlc-bench runs RC queue pairs only (the CPU "
+        "is --cpu)"},
+       {"-l", true, "perftest's post list: dlc-bench posts one work request at a time"},
+       {"-Q", true, "perftest's CQ moderation: every work request is signaled"},
+       {"-r", true, "perftest's receive queue depth: dlc-bench sizes it from -t"},
+       {"-U", false,
+        "perftest's unsorted latency report: lat reports percentiles, and "
+        "-H every sample"},
+       {"-z", false, "perftest's rdma_cm: dlc-bench's is --rdma-cm"}});
 }
 
 void check_perftest_flags(const Options& o, const PerftestFlags& f) {

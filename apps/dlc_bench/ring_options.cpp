@@ -5,6 +5,7 @@
 
 #include "apps/cli_number.hpp"
 #include "apps/cli_parse.hpp"
+#include "apps/foreign_flags.hpp"
 #include "apps/nrank_options.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
@@ -49,7 +50,7 @@ void validate(Options& o, const Text& t, bool sweep_given) {
   s.op = t.op == "write" ? Op::write : Op::send;
   s.check = t.check != 0;
   // A step's segments and their notifications in flight at once.
-  if (o.job.run.transport.send_depth < 4) throw Error("-t: at least 4 for the ring");
+  if (o.job.run.transport.send_depth < 4) throw Error("--tx-depth: at least 4 for the ring");
   dlcnet::cli::finish_nrank_options(o.job);
   s.timeout_s = static_cast<uint32_t>(o.job.run.timeout_s);
   if (o.job.spawn && o.ranks < 2) throw Error("--spawn needs --ranks N (at least 2)");
@@ -103,7 +104,24 @@ ParseResult parse_options(int argc, const char* const* argv) {
   // A rank's successor and predecessor are one peer at N = 2: a connection per direction, as
   // NCCL's, keeps the ACKs of what it receives off the connection of what it sends.
   r.transport.ucx_connection_per_direction = true;
-  dlcnet::cli::add_nrank_options(app, o.job, {.ib_port = false, .cpu = false});
+  dlcnet::cli::add_nrank_options(
+      app, o.job, {.ib_port = false, .cpu = false, .ib_dev = false, .tx_depth = false});
+  dlcnet::cli::refuse_foreign_flags(
+      app, "nccl-tests' flags that mean something else here (refused)",
+      {{"-d", true,
+        "nccl-tests' datatype: dlc-bench ring sums float32 only (the RDMA device "
+        "is --ib-dev)"},
+       {"-o", true, "nccl-tests' reduction: dlc-bench ring sums only"},
+       {"-t", true,
+        "nccl-tests' threads per process: one rank is one process here (operations "
+        "in flight are --tx-depth)"},
+       {"-g", true, "nccl-tests' GPUs per thread: dlc-bench ring runs on CPUs"},
+       {"-a", true,
+        "nccl-tests' average across ranks: the table is rank 0's view of every "
+        "rank's times"},
+       {"-z", true, "nccl-tests' blocking collectives: iterations run back to back"},
+       {"-G", true, "nccl-tests' CUDA graphs: dlc-bench ring runs on CPUs"},
+       {"-m", true, "nccl-tests' aggregated iterations: each iteration is timed alone"}});
   // Tests only: this rank adds 1 to one element of its input every iteration, so the check
   // must find it (tests/patterns/ring_*.sh).
   app.add_option("--test-corrupt-rank", s.corrupt_rank)->group("");

@@ -35,4 +35,14 @@ check_fails "other wire version" "wire protocol version 9" \
 if wait $srv; then bad "server with only a foreign client exited 0"; else
   grep -q "wire protocol version 9" "$work/srv.err" && ok "server names the foreign version" || bad "server stderr: $(cat "$work/srv.err")"
 fi
+# perftest's flags keep their meaning or are refused with it; an unknown subcommand is named
+# with the known ones (issue 28).
+check_usage "-c UD: perftest's connection type" "-c: refused: perftest's connection type" \
+  "$B" lat --loopback -c UD
+for f in "-l 4" "-Q 8" "-r 256" "-U" "-z"; do
+  check_usage "$f: perftest's meaning" "${f% *}: refused: perftest's" "$B" lat --loopback $f
+done
+check_usage "unknown subcommand" "unknown subcommand 'latency': the subcommands are lat, bw, fanin" \
+  "$B" latency
+check_usage "fanin: unknown option" "not expected: --bogus" "$B" fanin --spawn --workers 1 --bogus
 finish

@@ -25,6 +25,23 @@ check() {
 
 # check_fails NAME PATTERN CMD...: CMD must exit non-zero within its own timeout and print
 # PATTERN (extended regex) on stderr.
+# check_usage NAME PATTERN CMD...: a bad command line: exit 2 (cli::kExitUsage), and stderr
+# "TOOL: error: ..." matching PATTERN.
+check_usage() {
+  local name="$1" pattern="$2" rc=0
+  shift 2
+  timeout 120 "$@" >"$work/out" 2>"$work/err" || rc=$?
+  if [ "$rc" -ne 2 ]; then
+    bad "$name: exit $rc, not 2"
+    sed 's/^/  | /' "$work/err" | tail -5
+  elif grep -Eq -- "^[a-z -]+: error: .*$pattern" "$work/err"; then
+    ok "$name"
+  else
+    bad "$name: stderr lacks /TOOL: error: ...$pattern/"
+    sed 's/^/  | /' "$work/err" | tail -5
+  fi
+}
+
 check_fails() {
   local name="$1" pattern="$2"
   shift 2

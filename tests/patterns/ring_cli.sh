@@ -137,4 +137,19 @@ check_fails "one rank" "at least 2" "$B" ring --spawn --ranks 1
 check_fails "--ranks against the world" "--ranks 3 but the world has 2" \
   "$B" ring --ranks 3 --rank 0 --world-size 2 --coordinator 127.0.0.1:1
 check_fails "unknown collective" "collective" "$B" ring --spawn --ranks 2 --collective broadcast
+# nccl-tests' flags keep their meaning or are refused with it (issue 28); ranges (issue 31).
+check_usage "-d half: nccl-tests' datatype" "-d: refused: nccl-tests' datatype" \
+  "$B" ring --spawn --ranks 2 -d half
+for f in -o -t -g -a -z -G -m; do
+  check_usage "$f: nccl-tests' meaning" "$f: refused: nccl-tests'" "$B" ring --spawn --ranks 2 $f 1
+done
+check_usage "-s 3: not a float" "-s 3: a whole number of float32" "$B" ring --spawn --ranks 2 -s 3
+check_usage "-i 3: not a float" "-i 3: a whole number of float32" "$B" ring --spawn --ranks 2 -b 4 \
+  -e 16 -i 3
+check_usage "--timeout 2^31" "--timeout: '2147483648' is out of range" "$B" ring --spawn --ranks 2 \
+  --timeout 2147483648
+check_usage "--ranks 4097" "--ranks: '4097' is out of range" "$B" ring --spawn --ranks 4097
+check_usage "-n 4e9" "--iters: '4000000000' is out of range" "$B" ring --spawn --ranks 2 -n 4000000000
+check_usage "-w 4e9" "--warmup_iters: '4000000000' is out of range" "$B" ring --spawn --ranks 2 -w 4000000000
+check_usage "unknown option" "not expected: --bogus" "$B" ring --spawn --ranks 2 --bogus
 finish

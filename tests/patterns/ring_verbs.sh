@@ -27,7 +27,7 @@ check_fails "a corrupted all-reduce over verbs exits non-zero" "ring" "$B" ring 
   --ranks 2 "${v[@]}" -s 64K --test-corrupt-rank 0
 grep -Eq "Out of bounds values : 8 FAILED" "$work/out" && ok "verbs: 8 wrong, FAILED" ||
   bad "verbs corrupted: $(grep -E 'Out of bounds' "$work/out")"
-u=(--transport ucx --ucx-tls rc_verbs,tcp:aux -d "${DLCNET_RDMA_DEVICE:-$(ls /sys/class/infiniband | head -1)}:1,lo"
+u=(--transport ucx --ucx-tls rc_verbs,tcp:aux --ib-dev "${DLCNET_RDMA_DEVICE:-$(ls /sys/class/infiniband | head -1)}:1,lo"
   --timeout 120 --idle sleep -n 3 -w 1)
 for op in send write; do
   check "allreduce over UCX rc_verbs, 2 ranks, --op $op" "$B" ring --spawn --ranks 2 "${u[@]}" \
