@@ -10,6 +10,7 @@
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "patterns/ring/collective.hpp"
 
 namespace dlcnet::ring::cli {
 namespace {
@@ -17,8 +18,7 @@ namespace {
 constexpr uint32_t kMaxIterations = 1'000'000;
 
 struct Text {
-  std::string min = "8", max = "32M", size, increment = "0", collective = "allreduce", op = "send",
-              segment = "1M";
+  std::string min = "8", max = "32M", size, increment = "0", op = "send", segment = "1M";
   double factor = 2;
   int check = 1;
 };
@@ -34,9 +34,10 @@ uint64_t elements(const std::string& text, const char* option) {
   return bytes;
 }
 
-void validate(Options& o, const Text& t, bool sweep_given) {
+void validate(Options& o, const Text& t, bool sweep_given, bool root_given) {
   RingSpec& s = o.spec;
-  s.collective = *collective_from_string(t.collective);
+  const CollectiveDef& def = collective(s.collective);
+  if (root_given && !def.rooted) throw Error("--root: " + s.collective + " has no root");
   if (!t.size.empty()) {
     if (sweep_given) throw Error("-s gives one size: no -b, -e, -f or -i with it");
     const uint64_t one = elements(t.size, "-s");
@@ -69,9 +70,14 @@ ParseResult parse_options(int argc, const char* const* argv) {
       "exchanges), float32 sums checked element by element every iteration. Prints nccl-tests' "
       "table (time, algbw, busbw, #wrong), then every step's one-way latency and slowest link."};
   app.name("dlc-bench ring");
-  app.add_option("--collective", t.collective, "allreduce, reducescatter, allgather or alltoall")
-      ->check(CLI::IsMember({"allreduce", "reducescatter", "allgather", "alltoall"}))
+  std::string names;
+  for (const std::string& n : collective_names()) names += (names.empty() ? "" : ", ") + n;
+  app.add_option("--collective", s.collective, names)
+      ->check(CLI::IsMember(collective_names()))
       ->capture_default_str();
+  auto* root = app.add_option("--root", s.root, "a rooted collective's root rank (broadcast)")
+                   ->check(dlcnet::cli::whole<int>(0, dlcnet::cli::kMaxRanks - 1))
+                   ->capture_default_str();
   auto* b =
       app.add_option("-b,--minbytes", t.min, "smallest size (8, 4K, 1M)")->capture_default_str();
   auto* e = app.add_option("-e,--maxbytes", t.max, "largest size")->capture_default_str();
@@ -129,7 +135,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (auto rc = dlcnet::cli::parse_command_line(app, "dlc-bench ring", argc - 1, argv + 1))
     return {std::nullopt, *rc};
   try {
-    validate(o, t, b->count() + e->count() + f->count() + i->count() > 0);
+    validate(o, t, b->count() + e->count() + f->count() + i->count() > 0, root->count() > 0);
   } catch (const Error& err) {
     dlcnet::cli::usage_error("dlc-bench ring", err.what());
     return {std::nullopt, dlcnet::cli::kExitUsage};

@@ -41,7 +41,7 @@ uint64_t corrupt_index(const Layout& l, int rank) {
 
 }  // namespace
 
-const CollectiveDef kAllgather{
-    Collective::allgather, one_pass_factor, whole_vector, plan, fill, check, corrupt_index};
+const CollectiveDef kAllgather{"allgather", one_pass_factor, whole_vector, plan,
+                               fill,        check,           corrupt_index};
 
 }  // namespace dlcnet::ring

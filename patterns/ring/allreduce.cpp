@@ -34,7 +34,7 @@ uint64_t check(const float* out, const Layout& l, int, uint32_t t) {
 // its own sends, all complete before it starts t+1, and by the check between iterations. Half
 // the memory of two sets: at N = 2 over shared memory 4 and 8 MiB ran 1.4x and 1.27x faster
 // (the working set of 4 MiB then fits this host's 32 MiB L3).
-const CollectiveDef kAllreduce{
-    Collective::allreduce, bus_factor, whole_vector, plan, fill_whole, check, middle_element, true};
+const CollectiveDef kAllreduce{"allreduce", bus_factor, whole_vector,   plan,
+                               fill_whole,  check,      middle_element, true};
 
 }  // namespace dlcnet::ring

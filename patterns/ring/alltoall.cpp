@@ -48,7 +48,13 @@ uint64_t corrupt_index(const Layout& l, int rank) {
 
 }  // namespace
 
-const CollectiveDef kAlltoall{Collective::alltoall, one_pass_factor, layout,       plan,
-                              fill_whole,           check,           corrupt_index};
+const CollectiveDef kAlltoall{.name = "alltoall",
+                              .bus_factor = one_pass_factor,
+                              .layout = layout,
+                              .plan = plan,
+                              .fill = fill_whole,
+                              .check = check,
+                              .corrupt_index = corrupt_index,
+                              .all_peers = true};
 
 }  // namespace dlcnet::ring

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/error.hpp"
 #include "patterns/ring/collectives.hpp"
 #include "patterns/ring/ring_data.hpp"
 
@@ -39,18 +40,38 @@ uint64_t middle_element(const Layout& l, int) {
   return l.count ? l.count / 2 : kNoElement;
 }
 
-const CollectiveDef& collective(Collective c) noexcept {
-  switch (c) {
-    case Collective::allreduce:
-      return kAllreduce;
-    case Collective::reducescatter:
-      return kReducescatter;
-    case Collective::allgather:
-      return kAllgather;
-    case Collective::alltoall:
-      return kAlltoall;
+namespace {
+
+#define DLCNET_TABLE_ENTRY(def) &def,
+const CollectiveDef* const kTable[] = {DLCNET_RING_COLLECTIVES(DLCNET_TABLE_ENTRY)};
+#undef DLCNET_TABLE_ENTRY
+
+}  // namespace
+
+const CollectiveDef* find_collective(std::string_view name) noexcept {
+  for (const CollectiveDef* d : kTable) {
+    if (name == d->name) return d;
   }
-  return kAllreduce;
+  return nullptr;
+}
+
+std::vector<std::string> collective_names() {
+  std::vector<std::string> names;
+  for (const CollectiveDef* d : kTable) names.emplace_back(d->name);
+  return names;
+}
+
+const CollectiveDef& collective(std::string_view name) {
+  if (const CollectiveDef* d = find_collective(name)) return *d;
+  std::string list;
+  for (const std::string& n : collective_names()) list += (list.empty() ? "" : ", ") + n;
+  throw Error("unknown collective '" + std::string(name) + "': the collectives are " + list);
+}
+
+Layout layout_of(const CollectiveDef& def, uint64_t bytes, int ranks, int root) {
+  Layout l = def.layout(bytes, ranks);
+  l.root = root;
+  return l;
 }
 
 Plan plan_for(const CollectiveDef& def, const Layout& l, int rank) {

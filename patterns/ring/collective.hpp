@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "patterns/ring/ring_spec.hpp"
@@ -19,6 +21,7 @@ struct Layout {
   uint64_t count = 0;  // elements the size stands for (its bytes / 4, as nccl-tests counts)
   std::vector<uint64_t> chunk_off, chunk_count;
   uint64_t max_chunk = 0;
+  int root = 0;  // a rooted collective's root (RingSpec::root)
 };
 Layout even_chunks(uint64_t count, int ranks);
 // The layout of a size whose vector every rank holds whole: bytes / 4 elements, even chunks.
@@ -57,7 +60,7 @@ struct Plan {
 };
 
 struct CollectiveDef {
-  Collective kind;
+  const char* name;  // --collective NAME, the JSON's "collective"
   // nccl-tests' bus bandwidth factor: busbw = algbw x factor.
   double (*bus_factor)(int ranks);
   Layout (*layout)(uint64_t bytes, int ranks);
@@ -74,10 +77,18 @@ struct CollectiveDef {
   // iterations alternate between two sets (ring_memory.hpp), since the next iteration's
   // receives are posted, and a write may land, while this one still runs.
   bool one_buffer_set = false;
+  bool rooted = false;     // takes --root (Layout::root)
+  bool all_peers = false;  // every rank talks to every other (else ring neighbours)
 };
 inline constexpr uint64_t kNoElement = ~uint64_t{0};
 
-const CollectiveDef& collective(Collective c) noexcept;
+// The table (collectives.hpp): the definition named `name`, or null.
+const CollectiveDef* find_collective(std::string_view name) noexcept;
+// Throws Error naming the known collectives.
+const CollectiveDef& collective(std::string_view name);
+std::vector<std::string> collective_names();
+// `def`'s layout of `bytes` over `ranks`, with the root of a rooted collective.
+Layout layout_of(const CollectiveDef& def, uint64_t bytes, int ranks, int root);
 
 // `rank`'s plan with every send's `remote` filled from the receiving peer's plan.
 Plan plan_for(const CollectiveDef& def, const Layout& l, int rank);

@@ -1,13 +1,20 @@
-// The table of each collective, one per file.
+// The table of collectives: one file each (allreduce.cpp, ...), each defining one
+// CollectiveDef, and one line here. A new collective is its file, its name in this list and
+// its line in patterns/CMakeLists.txt (docs/architecture.md, "How to add a collective").
 #pragma once
 
 #include "patterns/ring/collective.hpp"
 
+#define DLCNET_RING_COLLECTIVES(X) \
+  X(kAllreduce)                    \
+  X(kReducescatter)                \
+  X(kAllgather)                    \
+  X(kAlltoall)
+
 namespace dlcnet::ring {
 
-extern const CollectiveDef kAllreduce;
-extern const CollectiveDef kReducescatter;
-extern const CollectiveDef kAllgather;
-extern const CollectiveDef kAlltoall;
+#define DLCNET_DECLARE_COLLECTIVE(def) extern const CollectiveDef def;
+DLCNET_RING_COLLECTIVES(DLCNET_DECLARE_COLLECTIVE)
+#undef DLCNET_DECLARE_COLLECTIVE
 
 }  // namespace dlcnet::ring

@@ -27,12 +27,7 @@ uint64_t check(const float* out, const Layout& l, int rank, uint32_t t) {
 
 }  // namespace
 
-const CollectiveDef kReducescatter{Collective::reducescatter,
-                                   one_pass_factor,
-                                   whole_vector,
-                                   plan,
-                                   fill_whole,
-                                   check,
-                                   middle_element};
+const CollectiveDef kReducescatter{"reducescatter", one_pass_factor, whole_vector,  plan,
+                                   fill_whole,      check,           middle_element};
 
 }  // namespace dlcnet::ring

@@ -24,7 +24,7 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
   const CollectiveDef& def = collective(spec.collective);
   uint64_t count = 0, stage = 0, steps = 0;
   for (uint64_t bytes : spec.sizes) {
-    const Layout l = def.layout(bytes, ranks);
+    const Layout l = layout_of(def, bytes, ranks, spec.root);
     const Plan p = def.plan(l, 0);
     count = std::max(count, l.count);
     const uint64_t per =

@@ -46,6 +46,10 @@ class Ring final : public runner::Pattern {
     if (world_ < 2) {
       throw Error("a collective needs at least 2 ranks: the world has " + std::to_string(world_));
     }
+    if (spec.root >= world_) {
+      throw Error("--root " + std::to_string(spec.root) + ": the world has ranks 0 to " +
+                  std::to_string(world_ - 1));
+    }
   }
 
   runner::Agreement agreement() const override {
@@ -59,7 +63,7 @@ class Ring final : public runner::Pattern {
 
   void agreed(uint64_t limit) override {
     for (uint64_t bytes : spec_.sizes) {
-      SizeSetup s{def_.layout(bytes, world_), {}, {}};
+      SizeSetup s{layout_of(def_, bytes, world_, spec_.root), {}, {}};
       if (s.layout.max_chunk * sizeof(float) > limit) {
         throw Error("a message of " + format_size(s.layout.max_chunk * sizeof(float)) + " (size " +
                     format_size(bytes) + " over " + std::to_string(world_) +
@@ -87,7 +91,7 @@ class Ring final : public runner::Pattern {
   // Ring neighbours (everyone for all-to-all), and rank 0 with everyone for the clocks.
   std::vector<int> peers() const override {
     std::set<int> p;
-    if (spec_.collective == Collective::alltoall || me_ == 0) {
+    if (def_.all_peers || me_ == 0) {
       for (int r = 0; r < world_; ++r) p.insert(r);
     } else {
       p.insert({(me_ + 1) % world_, (me_ + world_ - 1) % world_, 0});
@@ -101,10 +105,11 @@ class Ring final : public runner::Pattern {
                                                          mem_.data, mem_.region, map_, c.idle});
     engine_->prime(setups_.front());
     if (!c.print) return;
-    std::cout << "# dlc-bench ring: " << to_string(spec_.collective) << " on " << world_
-              << " ranks, --op " << to_string(spec_.op) << ", transport " << c.transport
-              << ", float sum, -n " << spec_.iterations << " -w " << spec_.warmup << " -c "
-              << (spec_.check ? 1 : 0) << '\n';
+    std::cout << "# dlc-bench ring: " << spec_.collective
+              << (def_.rooted ? " from root " + std::to_string(spec_.root) : std::string())
+              << " on " << world_ << " ranks, --op " << to_string(spec_.op) << ", transport "
+              << c.transport << ", float sum, -n " << spec_.iterations << " -w " << spec_.warmup
+              << " -c " << (spec_.check ? 1 : 0) << '\n';
     for (int r = 0; r < world_; ++r) {
       std::cout << "#  Rank " << r << " on " << c.job.hosts()[static_cast<size_t>(r)].hostname
                 << '\n';

@@ -112,22 +112,24 @@ nlohmann::json ring_json(const RingSpec& spec, int ranks, const std::vector<Size
     rows.push_back(s.row);
     list.push_back(size_json(s));
   }
-  return {{"schema", "dlcnet.ring/1"},
-          {"collective", to_string(spec.collective)},
-          {"ranks", ranks},
-          {"op", to_string(spec.op)},
-          {"type", "float"},
-          {"redop", "sum"},
-          {"check", spec.check},
-          {"segment_bytes", spec.segment_bytes},
-          {"warmup", spec.warmup},
-          {"time_is",
-           "per iteration: each rank's time from entering it to its result, averaged over ranks "
-           "(nccl-tests); time_s is the mean over iterations"},
-          {"busbw_factor", collective(spec.collective).bus_factor(ranks)},
-          {"sizes", list},
-          {"wrong_total", wrong_total(rows)},
-          {"avg_busbw_GBps", avg_busbw(rows) / 1e9}};
+  return {
+      {"schema", "dlcnet.ring/1"},
+      {"collective", spec.collective},
+      {"ranks", ranks},
+      {"op", to_string(spec.op)},
+      {"type", "float"},
+      {"redop", "sum"},
+      {"check", spec.check},
+      {"segment_bytes", spec.segment_bytes},
+      {"warmup", spec.warmup},
+      {"time_is",
+       "per iteration: each rank's time from entering it to its result, averaged over ranks "
+       "(nccl-tests); time_s is the mean over iterations"},
+      {"busbw_factor", collective(spec.collective).bus_factor(ranks)},
+      {"root", collective(spec.collective).rooted ? nlohmann::json(spec.root) : nlohmann::json()},
+      {"sizes", list},
+      {"wrong_total", wrong_total(rows)},
+      {"avg_busbw_GBps", avg_busbw(rows) / 1e9}};
 }
 
 }  // namespace dlcnet::ring

@@ -7,9 +7,6 @@
 namespace dlcnet::ring {
 namespace {
 
-constexpr Collective kAll[] = {Collective::allreduce, Collective::reducescatter,
-                               Collective::allgather, Collective::alltoall};
-
 uint64_t mix(uint64_t h, uint64_t v) noexcept {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h;
@@ -17,30 +14,10 @@ uint64_t mix(uint64_t h, uint64_t v) noexcept {
 
 }  // namespace
 
-const char* to_string(Collective c) noexcept {
-  switch (c) {
-    case Collective::allreduce:
-      return "allreduce";
-    case Collective::reducescatter:
-      return "reducescatter";
-    case Collective::allgather:
-      return "allgather";
-    case Collective::alltoall:
-      return "alltoall";
-  }
-  return "?";
-}
-
-std::optional<Collective> collective_from_string(std::string_view s) noexcept {
-  for (Collective c : kAll) {
-    if (s == to_string(c)) return c;
-  }
-  return std::nullopt;
-}
-
 uint64_t RingSpec::fingerprint() const noexcept {
   uint64_t h = 0x52494e47;  // "RING"
-  h = mix(h, static_cast<uint64_t>(collective));
+  for (char c : collective) h = mix(h, static_cast<uint8_t>(c));
+  h = mix(h, static_cast<uint64_t>(static_cast<int64_t>(root)));
   h = mix(h, sizes.size());
   for (uint64_t s : sizes) h = mix(h, s);
   h = mix(h, iterations);

@@ -3,28 +3,24 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <string_view>
+#include <string>
 #include <vector>
 
 #include "core/transport.hpp"
 
 namespace dlcnet::ring {
 
-enum class Collective : uint8_t { allreduce, reducescatter, allgather, alltoall };
-const char* to_string(Collective c) noexcept;
-std::optional<Collective> collective_from_string(std::string_view s) noexcept;
-
 struct RingSpec {
-  Collective collective = Collective::allreduce;
-  std::vector<uint64_t> sizes;  // bytes per size, ascending (nccl-tests' -b/-e/-f or -s)
-  uint32_t iterations = 20;     // measured, per size
-  uint32_t warmup = 5;          // unmeasured, per size, before the measured ones
-  bool check = true;            // -c: check every iteration's result (inputs change per iteration)
-  Op op = Op::send;             // send, or write + an 8-byte notification
-  uint32_t timeout_s = 30;      // any one wait
-  uint64_t segment_bytes = 0;   // cut every message into segments of this (0: whole)
-  int corrupt_rank = -1;        // test only: this rank perturbs one element of its input
+  std::string collective = "allreduce";  // a name of the table (collectives.hpp)
+  int root = 0;                          // a rooted collective's root (broadcast)
+  std::vector<uint64_t> sizes;           // bytes per size, ascending (nccl-tests' -b/-e/-f or -s)
+  uint32_t iterations = 20;              // measured, per size
+  uint32_t warmup = 5;                   // unmeasured, per size, before the measured ones
+  bool check = true;           // -c: check every iteration's result (inputs change per iteration)
+  Op op = Op::send;            // send, or write + an 8-byte notification
+  uint32_t timeout_s = 30;     // any one wait
+  uint64_t segment_bytes = 0;  // cut every message into segments of this (0: whole)
+  int corrupt_rank = -1;       // test only: this rank perturbs one element of its input
 
   // Equal on every rank that runs the same thing (corrupt_rank included: the tests give it
   // to every rank).
