@@ -38,6 +38,11 @@ void validate(Options& o, const Text& t, bool sweep_given, bool root_given) {
   RingSpec& s = o.spec;
   const CollectiveDef& def = collective(s.collective);
   if (root_given && !def.rooted) throw Error("--root: " + s.collective + " has no root");
+  if (def.send_only && t.op == "write") {
+    throw Error("--op write: " + s.collective +
+                " runs over sends only (its root would overwrite a buffer its successor has not "
+                "yet checked; nothing holds a rank that only sends back)");
+  }
   if (!t.size.empty()) {
     if (sweep_given) throw Error("-s gives one size: no -b, -e, -f or -i with it");
     const uint64_t one = elements(t.size, "-s");

@@ -77,7 +77,10 @@ struct CollectiveDef {
   // iterations alternate between two sets (ring_memory.hpp), since the next iteration's
   // receives are posted, and a write may land, while this one still runs.
   bool one_buffer_set = false;
-  bool rooted = false;     // takes --root (Layout::root)
+  bool rooted = false;  // takes --root (Layout::root)
+  // --op send only: a rank that only sends (a broadcast's root) is held back by no peer, and
+  // its writes of iteration t+2 would land in a buffer its peer has not checked for t yet.
+  bool send_only = false;
   bool all_peers = false;  // every rank talks to every other (else ring neighbours)
 };
 inline constexpr uint64_t kNoElement = ~uint64_t{0};

@@ -9,7 +9,8 @@
   X(kAllreduce)                    \
   X(kReducescatter)                \
   X(kAllgather)                    \
-  X(kAlltoall)
+  X(kAlltoall)                     \
+  X(kBroadcast)
 
 namespace dlcnet::ring {
 

@@ -55,6 +55,29 @@ for c in allreduce reducescatter allgather alltoall; do
   done
 done
 
+# Broadcast (a chain from --root along the ring, pipelined by --segment): every element of 50
+# iterations on every rank, from a root that is not rank 0, 1 element and 1001; the root's
+# perturbed input found on every rank; its refusals.
+check "broadcast from root 2, 4 ranks, sm, 50 iterations" "$B" ring --spawn --ranks 4 \
+  $(ucx sm,self) --collective broadcast --root 2 -b 4 -e 1M -f 16 -n 50 -w 2 --segment 64K \
+  --json "$work/bc.json"
+json_assert "$work/bc.json" "d['wrong_total'] == 0 and d['collective'] == 'broadcast'" \
+  "d['root'] == 2 and d['busbw_factor'] == 1.0 and len(d['sizes']) == 5"
+check "broadcast from root 1, 3 ranks, tcp, 1001 floats" "$B" ring --spawn --ranks 3 \
+  $(ucx tcp,self) --collective broadcast --root 1 -s 4004 "${small[@]}" --json "$work/bc3.json"
+json_assert "$work/bc3.json" "d['wrong_total'] == 0 and d['sizes'][0]['count'] == 1001"
+"$B" ring --spawn --ranks 3 $(ucx sm,self) --collective broadcast --root 1 -s 64K -n 3 -w 0 \
+  --test-corrupt-rank 1 >"$work/bcx.out" 2>&1 && bad "broadcast: a perturbed root exited 0" ||
+  { grep -q "#wrong\|FAILED" "$work/bcx.out" && grep -q "Out of bounds values : 9 FAILED" \
+    "$work/bcx.out" && ok "broadcast: the root's perturbed element wrong on all 3 ranks, 3 runs" ||
+    bad "broadcast corrupt: $(grep 'Out of bounds' "$work/bcx.out")"; }
+check_usage "broadcast --op write" "--op write: broadcast runs over sends only" \
+  "$B" ring --spawn --ranks 2 --collective broadcast --op write
+check_usage "--root without a rooted collective" "--root: allreduce has no root" \
+  "$B" ring --spawn --ranks 2 --root 1
+check_fails "--root outside the world" "--root 3: the world has ranks 0 to 2" \
+  "$B" ring --spawn --ranks 3 --collective broadcast --root 3 $(ucx sm,self)
+
 # An odd size (1001 floats) at 2 and 4 ranks, over shared memory.
 for n in 2 4; do
   check "allreduce, $n ranks, 4004 B, shared memory" "$B" ring --spawn --ranks "$n" \
@@ -136,7 +159,7 @@ check_fails "-s with -b" "-s gives one size" "$B" ring --spawn --ranks 2 -s 4 -b
 check_fails "one rank" "at least 2" "$B" ring --spawn --ranks 1
 check_fails "--ranks against the world" "--ranks 3 but the world has 2" \
   "$B" ring --ranks 3 --rank 0 --world-size 2 --coordinator 127.0.0.1:1
-check_fails "unknown collective" "collective" "$B" ring --spawn --ranks 2 --collective broadcast
+check_fails "unknown collective" "collective" "$B" ring --spawn --ranks 2 --collective allreduce2
 # nccl-tests' flags keep their meaning or are refused with it (issue 28); ranges (issue 31).
 check_usage "-d half: nccl-tests' datatype" "-d: refused: nccl-tests' datatype" \
   "$B" ring --spawn --ranks 2 -d half

@@ -106,13 +106,32 @@ TEST(RingPlan, EveryCollectiveIsExactForAwkwardSizes) {
 
 TEST(RingPlan, ThePerturbedInputIsFound) {
   for (const std::string& c : kAll) {
-    const std::vector<uint64_t> wrong = simulate(c, 4096, 4, 3, 2);
+    // A rooted collective carries only its root's input: perturb the root's.
+    const std::vector<uint64_t> wrong = simulate(c, 4096, 4, 3, 2, collective(c).rooted ? 2 : 0);
     uint64_t total = 0;
     for (uint64_t w : wrong) total += w;
     EXPECT_GT(total, 0u) << c;
   }
   // All-reduce: the one element is wrong on every rank.
   EXPECT_EQ(simulate("allreduce", 4096, 4, 3, 1), (std::vector<uint64_t>{1, 1, 1, 1}));
+}
+
+TEST(RingPlan, BroadcastFromEveryRootReachesEveryRankInAChain) {
+  for (int n : {2, 3, 5}) {
+    for (int root = 0; root < n; ++root) {
+      EXPECT_EQ(simulate("broadcast", 1001, n, 4, -1, root), std::vector<uint64_t>(n, 0));
+      // The root's perturbed element is wrong on every rank, the root's own output (a copy of
+      // its input) included.
+      EXPECT_EQ(simulate("broadcast", 4096, n, 4, root, root), std::vector<uint64_t>(n, 1));
+    }
+  }
+  const Layout l = layout_of(collective("broadcast"), 4096, 4, 2);
+  const Plan p = plan_for(collective("broadcast"), l, 3);  // one place after the root
+  ASSERT_EQ(p.steps.size(), 3u);
+  EXPECT_EQ(p.steps[0].from, 2);
+  EXPECT_EQ(p.steps[1].to, 0);
+  EXPECT_EQ(p.steps[1].send.count, 1024u);
+  EXPECT_LT(p.steps[2].to + p.steps[2].from, -1);  // nothing in the last step
 }
 
 TEST(RingPlan, StepsAndPeers) {
