@@ -13,12 +13,12 @@
 #include "core/stall_error.hpp"
 #include "fabric/star_links.hpp"
 #include "flows/flow_report.hpp"
-#include "launch/job_context.hpp"
 #include "launch/rank_cpu.hpp"
-#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
 #include "model/calibration.hpp"
 #include "model/hpcc_fct.hpp"
+#include "runner/rank_outputs.hpp"
+#include "runner/report_frame.hpp"
 
 namespace dlcnet::runner {
 namespace {

@@ -10,13 +10,11 @@
 
 #include "core/idle.hpp"
 #include "core/transport.hpp"
+#include "patterns/fanin/fanin_memory.hpp"
 #include "patterns/fanin/fanin_spec.hpp"
 #include "patterns/fanin/fanin_times.hpp"
 
 namespace dlcnet::fanin {
-
-inline constexpr size_t kCtlSlot = 64;    // bytes per control message slot
-inline constexpr uint32_t kBgRecvs = 32;  // receives the server keeps posted per background rank
 
 struct RoleContext {
   RoleContext(const FaninSpec& s, int r, int w, Transport& tr, Bootstrap& b)
@@ -36,10 +34,6 @@ struct RoleContext {
   // Rank 0's instant (its clock, and its kernel's CLOCK_MONOTONIC) on this rank's clock.
   std::function<int64_t(int64_t ref_ns, int64_t monotonic_ns)> to_local;
 };
-
-// Bytes each role needs in its control and data regions.
-size_t ctl_bytes(int world);
-size_t data_bytes(const FaninSpec& s, int rank, int world);
 
 // Before the job's release: what a worker or background rank must have posted first.
 void prepare_sender(RoleContext& c);

@@ -13,20 +13,6 @@
 
 namespace dlcnet::fanin {
 
-size_t ctl_bytes(int world) {
-  return 2 * static_cast<size_t>(world) * kCtlSlot;
-}
-
-size_t data_bytes(const FaninSpec& s, int rank, int world) {
-  if (rank == kServer) {
-    const auto w = static_cast<size_t>(worker_count(world, s));
-    return w * s.burst_bytes() + static_cast<size_t>(s.background) * kBgRecvs * s.bg_size +
-           (s.op == Op::write ? w * s.burst.size() * 8 : 0);
-  }
-  if (is_worker(rank, world, s)) return 2 * s.burst_bytes();
-  return s.bg_size;
-}
-
 void prepare_sender(RoleContext& c) {
   FaninWire w(c.t, c.boot, c.idle, c.timeout, [](const Completion&, int64_t) {});
   w.recv(kServer, c.ctl, 0, 16, wr_id(Tag::go, 0));
@@ -113,11 +99,10 @@ class Worker {
     wr.complete_ns.assign(k_, 0);
     out_.push_back(std::move(wr));
     cur_ = &out_.back();
-    const size_t pull_base = c_.spec.burst_bytes();
     if (c_.spec.pull) {
       cur_->pull_arrival_ns.assign(k_, 0);
       for (size_t k = 0; k < k_; ++k) {
-        wire_.recv(kServer, c_.data, pull_base + offsets_[k], c_.spec.burst[k],
+        wire_.recv(kServer, c_.data, pull_offset(c_.spec, offsets_, k), c_.spec.burst[k],
                    wr_id(Tag::pull, k));
       }
     }
@@ -134,7 +119,7 @@ class Worker {
     cur_->start_ns = now_ns();
     const bool write = c_.spec.op == Op::write;
     pending_ = static_cast<int64_t>(k_) * (1 + (write ? 1 : 0) + (c_.spec.pull ? 1 : 0));
-    const size_t remote_base = static_cast<size_t>(c_.rank - 1) * c_.spec.burst_bytes();
+    const ServerLayout server(c_.spec, c_.world);
     for (size_t k = 0; k < k_; ++k) {
       if (!write) {
         cur_->post_ns[k] =
@@ -142,7 +127,7 @@ class Worker {
         continue;
       }
       cur_->post_ns[k] = wire_.write(kServer, c_.data, offsets_[k], c_.spec.burst[k],
-                                     remote_base + offsets_[k], wr_id(Tag::data, k));
+                                     server.data(c_.rank, k), wr_id(Tag::data, k));
       // Where the transport delivers a send only after the write before it (RC verbs), the
       // notification follows at once; elsewhere (UCX) once the write has completed.
       if (ordered_) notify(k);

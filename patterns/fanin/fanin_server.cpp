@@ -22,7 +22,7 @@ class Server {
         rounds_(rounds),
         workers_(worker_count(c.world, c.spec)),
         k_(c.spec.burst.size()),
-        offsets_(c.spec.burst_offsets()),
+        layout_(c.spec, c.world),
         wire_(c.t, c.boot, c.idle, c.timeout,
               [this](const Completion& x, int64_t now) { on(x, now); }) {
     times_.bg_arrival_ns.resize(static_cast<size_t>(c.spec.background));
@@ -62,19 +62,12 @@ class Server {
   };
 
   int bg_rank(size_t b) const { return workers_ + 1 + static_cast<int>(b); }
-  size_t data_offset(int w, size_t k) const {
-    return static_cast<size_t>(w - 1) * c_.spec.burst_bytes() + offsets_[k];
-  }
-  size_t bg_offset(size_t b, uint64_t slot) const {
-    return static_cast<size_t>(workers_) * c_.spec.burst_bytes() +
-           (b * kBgRecvs + slot % kBgRecvs) * c_.spec.bg_size;
-  }
+  size_t data_offset(int w, size_t k) const { return layout_.data(w, k); }
+  size_t bg_offset(size_t b, uint64_t slot) const { return layout_.background(b, slot); }
   // Where message k of worker w arrives: its place in the burst, or (--op write: the data is
-  // written there) its notification's slot after the background's buffers.
+  // written there) its notification's slot.
   size_t arrival_offset(int w, size_t k) const {
-    if (c_.spec.op != Op::write) return data_offset(w, k);
-    return static_cast<size_t>(workers_) * c_.spec.burst_bytes() +
-           bg_.size() * kBgRecvs * c_.spec.bg_size + (static_cast<size_t>(w - 1) * k_ + k) * 8;
+    return c_.spec.op == Op::write ? layout_.notification(w, k) : layout_.data(w, k);
   }
   void post_bg(size_t b) {
     Bg& g = bg_[b];
@@ -248,7 +241,7 @@ class Server {
   size_t rounds_done_ = 0;
   int workers_;
   size_t k_;
-  std::vector<uint64_t> offsets_;
+  ServerLayout layout_;
   FaninWire wire_;
   ServerTimes times_;
   ServerRound* cur_ = nullptr;

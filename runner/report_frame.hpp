@@ -1,7 +1,6 @@
-// The report context of an N-rank pattern's JSON (dlc-bench fanin and ring): the run's own
-// context (core/run_context.hpp) with the transport and its selection, rank 0's CPU binding,
-// the world, where the ranks came from and how waiting ranks idle. And the frame of the JSON
-// rank 0 writes when the job failed mid-run (fanin, ring, dlc-replay).
+// The frame of an N-rank tool's JSON (runner/runner.hpp): its context (core/run_context.hpp with
+// the transport and its selection, rank 0's CPU binding, the world, where the ranks came from
+// and how waiting ranks idle), and the frame rank 0 writes when the job failed mid-run.
 #pragma once
 
 #include <string>
@@ -12,8 +11,8 @@
 #include "core/transport.hpp"
 #include "launch/cpu_binding.hpp"
 #include "launch/job.hpp"
-#include "launch/rank_outputs.hpp"
 #include "launch/transport_select.hpp"
+#include "runner/rank_outputs.hpp"
 
 namespace dlcnet {
 

@@ -1,4 +1,4 @@
-#include "launch/rank_outputs.hpp"
+#include "runner/rank_outputs.hpp"
 
 #include "core/run_context.hpp"
 #include "launch/rank_env.hpp"

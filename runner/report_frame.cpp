@@ -1,4 +1,4 @@
-#include "launch/job_context.hpp"
+#include "runner/report_frame.hpp"
 
 #include "core/run_context.hpp"
 
