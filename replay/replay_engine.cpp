@@ -91,7 +91,7 @@ EngineResult Engine::run(int64_t start_ns) {
                         start_ns, 0, cfg_.show_progress);
   progress_ = &progress;
   try {
-    const bool timed = cfg_.mode == Mode::timed;
+    const bool timed = plan_.open_loop;
     for (uint32_t e = 0; e < plan_.entries.size(); ++e) {
       deps_left_[e] = timed ? 0 : static_cast<uint32_t>(plan_.timeline.deps_of(e).size());
       dep_max_[e] = start_ns;

@@ -21,7 +21,6 @@
 namespace dlcnet::replay {
 
 struct EngineConfig {
-  Mode mode = Mode::dag;
   Transfer transfer = Transfer::send;
   // Write mode: send the notification only once the write completed instead of right behind
   // it; needed where the transport does not order a send behind a write

@@ -173,8 +173,7 @@ void Engine::on_deps_done(uint32_t e) {
   if (!pe.replayable) {
     work_.emplace_back(e, t);
   } else if (pe.send) {
-    const int64_t planned =
-        cfg_.mode == Mode::timed ? res_.start_ns + pe.timed_ns : t + pe.think_ns;
+    const int64_t planned = plan_.open_loop ? res_.start_ns + pe.timed_ns : t + pe.think_ns;
     res_.times[e].planned_ns = planned;
     heap_.emplace_back(planned, e);
     std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
@@ -192,7 +191,7 @@ void Engine::complete(uint32_t e, int64_t t) {
 // receive that already arrived, a record nobody replays). A work list, not recursion: chains
 // can be as long as the job.
 void Engine::drain_work() {
-  const bool timed = cfg_.mode == Mode::timed;
+  const bool timed = plan_.open_loop;
   while (!work_.empty()) {
     const auto [x, tx] = work_.back();
     work_.pop_back();

@@ -68,7 +68,6 @@ class Replay final : public runner::Pattern {
 
   void prepare(runner::RankContext& c) override {
     EngineConfig ec;
-    ec.mode = popts_.mode;
     ec.transfer = popts_.transfer;
     ec.notify_after_write_completion = !c.t.orders_write_before_send();
     ec.recv_ahead = o_.recv_ahead;

@@ -92,6 +92,7 @@ RankPlan build_rank_plan(const trace::Job& job, const RankMap& map, int rank,
     if (r.time_ns != 0) node_first = std::min(node_first, r.time_ns);
   }
   p.entries.resize(p.timeline.entries.size());
+  p.open_loop = options.mode == Mode::timed;
   for (uint32_t e = 0; e < p.entries.size(); ++e) {
     const TimelineEntry& te = p.timeline.entries[e];
     const trace::Record& r = me.records[te.record];

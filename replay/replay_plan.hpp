@@ -41,6 +41,10 @@ struct RankPlan {
   std::vector<std::vector<uint32_t>> sends_to;    // [rank]: send entries in channel order
   std::vector<std::vector<uint32_t>> recvs_from;  // [rank]: receive entries in channel order
   std::vector<int> peers;  // ranks to connect: message peers, and rank 0 <-> all (clock sync)
+  // The one place --mode is decided: timed is an open loop (every send at its trace time,
+  // dependencies gate nothing); dag and asap follow the dependencies, each send its think time
+  // after them (PlanEntry::think_ns, 0 for asap).
+  bool open_loop = false;
   uint64_t part_bytes = 0;
   uint64_t region_bytes = 0;  // the one registered buffer, same size on every rank
   uint64_t unreplayable = 0;  // entries whose other end is not replayed

@@ -75,7 +75,6 @@ std::vector<RankOutcome> replay(const trace::Job& job, const Case& c) {
         tr->connect(boot, me.plan.peers);
         measure_offsets(*tr, boot, region, 4, std::chrono::seconds(20), Idle::yield);
         EngineConfig ec;
-        ec.mode = c.mode;
         ec.transfer = c.transfer;
         ec.progress_timeout = std::chrono::seconds(20);
         ec.idle = c.idle;
