@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <sstream>
 
 #include "compare/flow_export.hpp"
@@ -101,3 +103,16 @@ TEST(CompareFlowMap, MalformedMapsNameFileLineAndField) {
 
 }  // namespace
 }  // namespace dlcnet::compare
+
+// A special file gets no sibling: --export-flows /dev/null made /dev/null.map (issue 31).
+TEST(FlowExport, RefusesASpecialFileBeforeWritingItsMap) {
+  try {
+    FlowExport x("/dev/null");
+    FAIL() << "accepted /dev/null";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--export-flows /dev/null: not a regular file"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NE(::access("/dev/null.map", F_OK), 0);
+}
