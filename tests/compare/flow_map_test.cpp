@@ -101,9 +101,6 @@ TEST(CompareFlowMap, MalformedMapsNameFileLineAndField) {
   expect_map_error(head + "0 1 0 10000 5 0 1 0 -1 0 0 7\n", "bad.map:5: more fields");
 }
 
-}  // namespace
-}  // namespace dlcnet::compare
-
 // A special file gets no sibling: --export-flows /dev/null made /dev/null.map (issue 31).
 TEST(FlowExport, RefusesASpecialFileBeforeWritingItsMap) {
   try {
@@ -116,3 +113,6 @@ TEST(FlowExport, RefusesASpecialFileBeforeWritingItsMap) {
   }
   EXPECT_NE(::access("/dev/null.map", F_OK), 0);
 }
+
+}  // namespace
+}  // namespace dlcnet::compare
