@@ -31,8 +31,10 @@ int run_calibrate(const CalibrateOptions& o) {
   for (const std::string& path : o.reports)
     docs.push_back(read_json_file(path, "a dlc-bench report"));
   for (size_t i = 0; i < docs.size(); ++i) reports.push_back({o.reports[i], &docs[i]});
+  std::string names;  // a type error the reader did not check for: it names every report
+  for (const std::string& path : o.reports) names += (names.empty() ? "" : ", ") + path;
   const model::Calibration c =
-      interpret_json(o.reports.front(), [&] { return model::calibration_from_bench(reports); });
+      interpret_json(names, [&] { return model::calibration_from_bench(reports); });
   write_json_file(out, model::to_json(c));
   std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate "
             << c.link_rate_Bps * 8e-9 << " Gbit/s (payload), " << c.overhead_by_size.size()
