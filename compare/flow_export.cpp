@@ -1,5 +1,7 @@
 #include "compare/flow_export.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -55,8 +57,27 @@ FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups
   return map;
 }
 
+namespace {
+
+// The flow map goes beside the flow list, as PATH.map. Beside a special file (/dev/null,
+// /dev/stdout, a FIFO) that would create /dev/null.map and the like, which nobody asked for;
+// and a flow list without its map cannot be compared. So --export-flows must name a regular
+// file or a new one: anything else is refused before the run, not skipped.
+const std::string& regular_or_new(const std::string& path) {
+  struct stat st {};
+  if (!path.empty() && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    throw Error("--export-flows " + path +
+                ": not a regular file: the flow map would be written "
+                "beside it as " +
+                flow_map_path(path) + "; give the path of a file");
+  }
+  return path;
+}
+
+}  // namespace
+
 FlowExport::FlowExport(const std::string& path)
-    : flows_(open_output("--export-flows", path)),
+    : flows_(open_output("--export-flows", regular_or_new(path))),
       map_(path.empty() ? nullptr : open_output("--export-flows", flow_map_path(path))) {}
 
 void FlowExport::write(const FlowMap& map) {

@@ -1,10 +1,10 @@
 #include "compare/flow_map.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "model/line_fields.hpp"
 
 namespace dlcnet::compare {
@@ -107,9 +107,8 @@ FlowMap read_flow_map(std::istream& in, const std::string& file) {
 }
 
 FlowMap read_flow_map(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the flow map");
-  return read_flow_map(in, path);
+  return read_input(path, "the flow map",
+                    [&](std::istream& in) { return read_flow_map(in, path); });
 }
 
 }  // namespace dlcnet::compare

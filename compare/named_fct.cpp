@@ -8,14 +8,6 @@
 #include "flows/fct.hpp"
 
 namespace dlcnet::compare {
-namespace {
-
-uint64_t seconds_to_ns(double s) {
-  return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9));
-}
-
-}  // namespace
-
 NamedFct name_prediction(const FlowMap& like, std::span<const model::Message> messages,
                          std::span<const int32_t> key, std::span<const int32_t> opnum,
                          const model::Prediction& prediction, double latency_s,
@@ -41,9 +33,9 @@ NamedFct name_prediction(const FlowMap& like, std::span<const model::Message> me
     r.sport = it->second->sport;
     r.dport = 100;
     r.size = m.bytes;
-    r.start_ns = seconds_to_ns(t.start_s - named.origin_s);
-    r.fct_ns = seconds_to_ns(t.finish_s + latency_s - t.start_s);
-    r.standalone_ns = seconds_to_ns(model::standalone_fct_s(m.bytes, c));
+    r.start_ns = model::fct_ns(t.start_s - named.origin_s, i, "start");
+    r.fct_ns = model::fct_ns(t.finish_s + latency_s - t.start_s, i, "fct");
+    r.standalone_ns = model::fct_ns(model::standalone_fct_s(m.bytes, c), i, "standalone fct");
     named.records.push_back(r);
   }
   std::stable_sort(named.records.begin(), named.records.end(),

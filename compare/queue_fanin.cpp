@@ -1,11 +1,11 @@
 #include "compare/queue_fanin.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/json_file.hpp"
 
 namespace dlcnet::compare {
 namespace {
@@ -84,16 +84,14 @@ FaninQueue fanin_queue(const nlohmann::json& doc, const std::string& file) {
   return q;
 }
 
+FaninQueue read_fanin_queue(InputFile& in) {
+  const nlohmann::json doc = read_json(in);
+  return interpret_json(in.path(), [&] { return fanin_queue(doc, in.path()); });
+}
+
 FaninQueue read_fanin_queue(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the fan-in report");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(path + ": not JSON: " + e.what());
-  }
-  return fanin_queue(doc, path);
+  InputFile in(path, "the fan-in report");
+  return read_fanin_queue(in);
 }
 
 }  // namespace dlcnet::compare

@@ -12,6 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "compare/queue_series.hpp"
+#include "core/input_file.hpp"
 
 namespace dlcnet::compare {
 
@@ -34,6 +35,7 @@ struct FaninQueue {
 // Throws Error naming the file and the key (with the index in an array) of anything missing
 // or malformed, and a report without a `qdisc` object (a fan-in run without --qdisc).
 FaninQueue fanin_queue(const nlohmann::json& doc, const std::string& file);
+FaninQueue read_fanin_queue(InputFile& in);
 FaninQueue read_fanin_queue(const std::string& path);
 
 }  // namespace dlcnet::compare

@@ -1,11 +1,11 @@
 #include "compare/queue_hpcc.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "model/line_fields.hpp"
 
 namespace dlcnet::compare {
@@ -99,9 +99,8 @@ std::vector<QueueSeries> read_hpcc_qlen(std::istream& in, const std::string& fil
 }
 
 std::vector<QueueSeries> read_hpcc_qlen(const std::string& path, double sample_s) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the queue monitor");
-  return read_hpcc_qlen(in, path, sample_s);
+  return read_input(path, "HPCC's queue monitor",
+                    [&](std::istream& in) { return read_hpcc_qlen(in, path, sample_s); });
 }
 
 }  // namespace dlcnet::compare

@@ -1,8 +1,7 @@
 #include "compare/queue_model.hpp"
 
-#include <fstream>
-
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "model/line_fields.hpp"
 
 namespace dlcnet::compare {
@@ -32,9 +31,8 @@ QueueSeries read_model_queue(std::istream& in, const std::string& file) {
 }
 
 QueueSeries read_model_queue(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the model's queue");
-  return read_model_queue(in, path);
+  return read_input(path, "the model's queue",
+                    [&](std::istream& in) { return read_model_queue(in, path); });
 }
 
 }  // namespace dlcnet::compare

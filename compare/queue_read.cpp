@@ -1,7 +1,6 @@
 #include "compare/queue_read.hpp"
 
 #include <charconv>
-#include <fstream>
 
 #include "compare/queue_hpcc.hpp"
 #include "compare/queue_model.hpp"
@@ -10,21 +9,15 @@
 
 namespace dlcnet::compare {
 
-std::string sniff_queue_format(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open");
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t b = line.find_first_not_of(" \t\r");
-    if (b == std::string::npos) continue;
-    const std::string s = line.substr(b);
+std::string sniff_queue_format(InputFile& in) {
+  const std::string s = in.peek_first_line();
+  if (!s.empty()) {
     if (s[0] == '{') return "fanin";
     if (s.rfind("time_s,bytes", 0) == 0) return "model";
     if (s.rfind("time:", 0) == 0) return "hpcc";
     if (s.rfind("time,", 0) == 0 && s.find("sw_id") != std::string::npos) return "simai";
-    break;
   }
-  throw Error(path +
+  throw Error(in.path() +
               ": not a queue series dlc-compare knows (a dlc-bench fanin report, the "
               "model's queue.csv, SimAI's queue monitor, HPCC's qlen.txt); --format says "
               "which it is");
@@ -77,10 +70,12 @@ QueueSeries select_queue_port(std::vector<QueueSeries> all, const std::optional<
 }
 
 QueueInput read_queue_input(const std::string& path, const QueueSource& src) {
-  const std::string format = src.format.empty() ? sniff_queue_format(path) : src.format;
+  InputFile file(path, "a queue series");  // opened once: a pipe or a FIFO is read once
+  const std::string format = src.format.empty() ? sniff_queue_format(file) : src.format;
+  std::istream& stream = file.stream();
   QueueInput in;
   if (format == "fanin") {
-    in.fanin = read_fanin_queue(path);
+    in.fanin = read_fanin_queue(file);
     in.series = in.fanin->series;
     if (in.fanin->origin_from == "first round") {
       in.note = path +
@@ -89,16 +84,17 @@ QueueInput read_queue_input(const std::string& path, const QueueSource& src) {
                 "listed: if they ran, give --offset-s";
     }
   } else if (format == "model") {
-    in.series = read_model_queue(path);
+    in.series = read_model_queue(stream, path);
   } else if (format == "simai") {
-    in.series = select_queue_port(read_simai_queue(path, src.port ? src.port->queue : -1), src.port,
-                                  path, &in.note);
+    in.series = select_queue_port(read_simai_queue(stream, path, src.port ? src.port->queue : -1),
+                                  src.port, path, &in.note);
   } else if (format == "hpcc") {
-    in.series =
-        select_queue_port(read_hpcc_qlen(path, src.hpcc_sample_s), src.port, path, &in.note);
+    in.series = select_queue_port(read_hpcc_qlen(stream, path, src.hpcc_sample_s), src.port, path,
+                                  &in.note);
   } else {
     throw Error("--format " + format + ": fanin, model, simai or hpcc");
   }
+  file.check_read();
   if ((format == "fanin" || format == "model") && src.port) {
     throw Error("--port: " + path + " (" + format + ") has a single queue");
   }

@@ -8,12 +8,14 @@
 
 #include "compare/queue_fanin.hpp"
 #include "compare/queue_series.hpp"
+#include "core/input_file.hpp"
 
 namespace dlcnet::compare {
 
 // "fanin" (a JSON document), "model" (the header time_s,bytes), "simai" (the header time,
-// sw_id, ...), "hpcc" (a first line "time: <ns>"); throws Error naming the file otherwise.
-std::string sniff_queue_format(const std::string& path);
+// sw_id, ...), "hpcc" (a first line "time: <ns>"), from the first line read ahead (nothing is
+// consumed: the reader then reads `in` from its start); throws Error naming the file otherwise.
+std::string sniff_queue_format(InputFile& in);
 
 // "SW:PORT" or "SW:PORT:Q" (whole numbers); throws Error naming --port.
 QueuePort parse_queue_port(const std::string& spec);

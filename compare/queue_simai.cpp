@@ -1,11 +1,11 @@
 #include "compare/queue_simai.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <tuple>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "model/line_fields.hpp"
 
 namespace dlcnet::compare {
@@ -74,9 +74,8 @@ std::vector<QueueSeries> read_simai_queue(std::istream& in, const std::string& f
 }
 
 std::vector<QueueSeries> read_simai_queue(const std::string& path, int64_t queue) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open");
-  return read_simai_queue(in, path, queue);
+  return read_input(path, "SimAI's queue monitor",
+                    [&](std::istream& in) { return read_simai_queue(in, path, queue); });
 }
 
 }  // namespace dlcnet::compare

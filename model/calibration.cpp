@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/json_file.hpp"
 
 namespace dlcnet::model {
 namespace {
@@ -84,15 +84,8 @@ Calibration calibration_from_json(const nlohmann::json& j, const std::string& so
 }
 
 Calibration read_calibration(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the calibration file");
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(path + ": calibration: not JSON: " + e.what());
-  }
-  return calibration_from_json(j, path);
+  const nlohmann::json j = read_json_file(path, "the calibration");
+  return interpret_json(path, [&] { return calibration_from_json(j, path); });
 }
 
 nlohmann::json to_json(const Calibration& c) {

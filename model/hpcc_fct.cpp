@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <numeric>
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "flows/fct.hpp"
 #include "model/line_fields.hpp"
 
@@ -15,10 +15,6 @@ namespace {
 
 // HPCC's third.cc: `portNumder[src][dst]++`, every (source, destination) pair's ports from 10000.
 constexpr uint32_t kFirstSport = 10000;
-
-uint64_t to_ns(double s) {
-  return s <= 0 ? 0 : static_cast<uint64_t>(std::llround(s * 1e9));
-}
 
 }  // namespace
 
@@ -30,6 +26,15 @@ uint32_t FctRecord::src() const noexcept {
 }
 uint32_t FctRecord::dst() const noexcept {
   return hpcc_node_id(dip);
+}
+
+uint64_t fct_ns(double s, size_t flow, const char* what) {
+  if (!(s > 0)) return 0;
+  if (!(s * 1e9 < 9.2e18)) {
+    throw Error("fct.txt: flow " + std::to_string(flow) + ": its " + what + " (" +
+                std::to_string(s) + " s) is past what fct.txt's nanoseconds hold");
+  }
+  return static_cast<uint64_t>(std::llround(s * 1e9));
 }
 
 double standalone_fct_s(uint64_t bytes, const Calibration& c) noexcept {
@@ -53,9 +58,9 @@ std::vector<FctRecord> fct_from_prediction(std::span<const HpccFlow> flows,
                        it->second++,
                        f.dport,
                        f.size,
-                       to_ns(t.start_s),
-                       to_ns(done[i] - t.start_s),
-                       to_ns(standalone_fct_s(f.size, c))};
+                       fct_ns(t.start_s, i, "start"),
+                       fct_ns(done[i] - t.start_s, i, "fct"),
+                       fct_ns(standalone_fct_s(f.size, c), i, "standalone fct")};
   }
   std::vector<size_t> order(flows.size());
   std::iota(order.begin(), order.end(), 0);
@@ -95,9 +100,7 @@ std::vector<FctRecord> read_fct_txt(std::istream& in, const std::string& file) {
 }
 
 std::vector<FctRecord> read_fct_txt(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the fct file");
-  return read_fct_txt(in, path);
+  return read_input(path, "the fct file", [&](std::istream& in) { return read_fct_txt(in, path); });
 }
 
 }  // namespace dlcnet::model

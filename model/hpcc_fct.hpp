@@ -35,6 +35,11 @@ uint32_t hpcc_node_id(uint32_t ip) noexcept;
 // latencies, plus the per-message overhead) plus its header-inclusive bytes over the link rate.
 double standalone_fct_s(uint64_t bytes, const Calibration& c) noexcept;
 
+// Seconds to fct.txt's whole nanoseconds (0 for none); a time past what 63 bits hold (a
+// calibration's rate of a few bytes a second, a huge flow) throws Error naming flow `flow`
+// (its position) and `what` the time is, instead of wrapping.
+uint64_t fct_ns(double s, size_t flow, const char* what);
+
 // The prediction of `flows` (predict() on messages_from_flows(flows)) as HPCC would write it:
 // fct = arrival of the last byte + the acknowledgement's latency - start; lines in order of
 // sender completion (ties: flow order).

@@ -2,12 +2,32 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "model/line_fields.hpp"
 
 namespace dlcnet::model {
+namespace {
+
+// HPCC's addresses (11.x.y.1, flows/fct.hpp) hold 16 bits of node id: a host past 65535 could
+// not be named in fct.txt, and a host id sizes the model's links (it made 2^31 allocate 11 GB).
+constexpr uint32_t kMaxHost = 65535;
+// Starts within about 31 years and sizes within 8 PiB (2^53, exact as the model's doubles):
+// fct.txt's nanoseconds (64 bits) then hold every time the model derives from them.
+constexpr double kMaxStartS = 1e9;
+constexpr uint64_t kMaxSize = uint64_t{1} << 53;
+
+uint32_t host(LineFields& f, const char* name) {
+  const uint32_t h = f.whole32(name);
+  if (h > kMaxHost) {
+    f.fail(name, std::to_string(h) + " is past " + std::to_string(kMaxHost) +
+                     ", the last host HPCC's addresses (11.x.y.1) can name");
+  }
+  return h;
+}
+
+}  // namespace
 
 std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file, size_t* ignored) {
   LineFields f(in, file);
@@ -20,14 +40,23 @@ std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file, s
   flows.reserve(std::min<uint64_t>(count, 1u << 16));
   while (flows.size() < count && f.next_line()) {
     HpccFlow x;
-    x.src = f.whole32("src");
-    x.dst = f.whole32("dst");
+    x.src = host(f, "src");
+    x.dst = host(f, "dst");
     x.pg = f.whole32("pg");
     x.dport = f.whole32("dport");
     x.size = f.whole("size");
     x.start_s = f.real("start_s");
     f.expect_end("src dst pg dport size start_s");
     if (x.start_s < 0) f.fail("start_s", "negative start");
+    if (x.start_s > kMaxStartS) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", x.start_s);
+      f.fail("start_s", std::string(text) +
+                            " s is past 1e9 s (31 years), the range fct.txt's nanoseconds hold");
+    }
+    if (x.size > kMaxSize) {
+      f.fail("size", std::to_string(x.size) + " is past 2^53 bytes (8 PiB)");
+    }
     if (!flows.empty() && x.start_s < flows.back().start_s) {
       f.fail("start_s",
              "starts before the previous line's flow: HPCC reads flows in order of "
@@ -47,9 +76,8 @@ std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file, s
 }
 
 std::vector<HpccFlow> read_flow_txt(const std::string& path, size_t* ignored) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the flow file");
-  return read_flow_txt(in, path, ignored);
+  return read_input(path, "the flow file",
+                    [&](std::istream& in) { return read_flow_txt(in, path, ignored); });
 }
 
 void write_flow_txt(std::ostream& out, std::span<const HpccFlow> flows) {

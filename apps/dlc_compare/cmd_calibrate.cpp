@@ -1,12 +1,12 @@
 // dlc-compare calibrate LAT.json BW.json... --out c.json: the model's calibration from
 // dlc-bench lat and bw reports taken on the fabric at hand (model/bench_calibration.hpp).
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "apps/dlc_compare/commands.hpp"
 #include "core/error.hpp"
+#include "core/json_file.hpp"
 #include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "model/bench_calibration.hpp"
@@ -20,21 +20,21 @@ struct CalibrateOptions {
 };
 
 int run_calibrate(const CalibrateOptions& o) {
+  std::vector<NamedPath> files;
+  for (const std::string& path : o.reports) files.push_back({"REPORTS", path});
+  files.push_back({"--out", o.out, true});
+  check_files(files);
   OutputFile out("--out", o.out);
   std::vector<nlohmann::json> docs;
   docs.reserve(o.reports.size());
   std::vector<model::BenchReport> reports;
-  for (const std::string& path : o.reports) {
-    std::ifstream in(path);
-    if (!in) throw Error(path + ": cannot open");
-    try {
-      docs.push_back(nlohmann::json::parse(in));
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(path + ": not JSON: " + e.what());
-    }
-  }
+  for (const std::string& path : o.reports)
+    docs.push_back(read_json_file(path, "a dlc-bench report"));
   for (size_t i = 0; i < docs.size(); ++i) reports.push_back({o.reports[i], &docs[i]});
-  const model::Calibration c = model::calibration_from_bench(reports);
+  std::string names;  // a type error the reader did not check for: it names every report
+  for (const std::string& path : o.reports) names += (names.empty() ? "" : ", ") + path;
+  const model::Calibration c =
+      interpret_json(names, [&] { return model::calibration_from_bench(reports); });
   write_json_file(out, model::to_json(c));
   std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate "
             << c.link_rate_Bps * 8e-9 << " Gbit/s (payload), " << c.overhead_by_size.size()

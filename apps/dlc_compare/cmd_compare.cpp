@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "apps/cli_number.hpp"
 #include "apps/dlc_compare/commands.hpp"
 #include "compare/compare_report.hpp"
 #include "core/error.hpp"
@@ -23,6 +24,11 @@ struct CompareOptions {
 };
 
 int run_compare(const CompareOptions& o, Argv args) {
+  check_files({{"MEASURED", o.measured},
+               {"PREDICTED", o.predicted},
+               {"--calibration", o.calibration},
+               {"--json", o.json, true},
+               {"--csv", o.csv, true}});
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const std::unique_ptr<OutputFile> csv = open_output("--csv", o.csv);
   double ack_s = o.ack_us * 1e-6;
@@ -63,7 +69,7 @@ void add_compare(CLI::App& app, int* exit, Argv args) {
   auto* ack = app.add_option("--ack-latency-us", o->ack_us,
                              "the acknowledgement's one-way latency in us, instead of "
                              "--calibration")
-                  ->check(CLI::NonNegativeNumber);
+                  ->check(dlcnet::cli::real(0, 1e6));
   cal->excludes(ack);
   app.add_flag("--free-starts", o->free_starts,
                "the prediction chose its own start times (dlc-compare predict-job): do not "
@@ -73,14 +79,14 @@ void add_compare(CLI::App& app, int* exit, Argv args) {
   app.callback([o, exit, args, &app] {
     if (!app.get_subcommands().empty()) return;
     if (o->measured.empty() || o->predicted.empty()) {
-      throw CLI::ValidationError("dlc-compare",
-                                 "MEASURED and PREDICTED are required "
-                                 "(or a subcommand: predict, calibrate, queue, model-speed)");
+      throw dlcnet::cli::UsageError(
+          "MEASURED and PREDICTED are required (or a subcommand: predict, calibrate, queue, "
+          "model-speed)");
     }
     if (o->calibration.empty() && o->ack_us < 0) {
-      throw CLI::ValidationError("dlc-compare",
-                                 "--calibration or --ack-latency-us: the measured one-way "
-                                 "latency needs the acknowledgement's to be HPCC's fct");
+      throw dlcnet::cli::UsageError(
+          "--calibration or --ack-latency-us: the measured one-way latency needs the "
+          "acknowledgement's to be HPCC's fct");
     }
     *exit = run_compare(*o, args);
   });

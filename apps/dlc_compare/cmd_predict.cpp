@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/cli_number.hpp"
 #include "apps/dlc_compare/commands.hpp"
 #include "core/error.hpp"
 #include "core/log_line.hpp"
@@ -25,8 +26,14 @@ struct PredictOptions {
 
 int run_predict(const PredictOptions& o, Argv args) {
   if (!o.queue.empty() && o.net.port_host < 0) {
-    throw Error("--queue: needs a bottleneck port (--port-host)");
+    throw dlcnet::cli::UsageError("--queue: needs a bottleneck port (--port-host)");
   }
+  check_files({{"FLOW_TXT", o.flows},
+               {"--calibration", o.calibration},
+               {"--out", o.out, true},
+               {"--topology", o.topology, true},
+               {"--queue", o.queue, true},
+               {"--json", o.json, true}});
   // Every file opened before the model runs (core/output_file.hpp).
   OutputFile fct("--out", o.out);
   const std::unique_ptr<OutputFile> topology = open_output("--topology", o.topology);
@@ -85,14 +92,20 @@ void add_predict(CLI::App& app, int* exit, Argv args) {
                   "(docs/model.md)")
       ->required();
   sub->add_option("--out", o->out, "fct.txt to write")->required();
-  sub->add_option("--hosts", o->net.hosts, "hosts on the switch (default: the largest id + 1)");
+  sub->add_option("--hosts", o->net.hosts,
+                  "hosts on the switch (default: the largest id + 1; at most 65536, the hosts "
+                  "HPCC's addresses name)")
+      ->check(dlcnet::cli::whole<uint32_t>(0, 65536));
   sub->add_option("--topology", o->topology, "also write HPCC's topology.txt for these hosts");
   sub->add_option("--port-host", o->net.port_host,
-                  "make the switch's port towards this host a bottleneck with a buffer");
+                  "make the switch's port towards this host a bottleneck with a buffer")
+      ->check(dlcnet::cli::whole<int64_t>(0, 65535));
   sub->add_option("--port-rate", o->net.port_rate_Bps,
-                  "the bottleneck port's rate in bytes/s (default: the link rate)");
+                  "the bottleneck port's rate in bytes/s (default: the link rate)")
+      ->check(dlcnet::cli::real(1, 1e15));
   sub->add_option("--port-buffer", o->net.port_buffer_bytes,
-                  "the bottleneck port's buffer in bytes (default 0: a plain link)");
+                  "the bottleneck port's buffer in bytes (default 0: a plain link)")
+      ->check(dlcnet::cli::real(0, 1e15));
   sub->add_option("--queue", o->queue, "write the port's fluid queue length over time (CSV)");
   sub->add_option("--json", o->json, "a JSON summary: links' utilisation, span, events");
   sub->add_option("--sharing", o->net.sharing,

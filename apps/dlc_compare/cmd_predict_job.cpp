@@ -5,10 +5,12 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/cli_number.hpp"
 #include "apps/dlc_compare/commands.hpp"
 #include "compare/flow_map.hpp"
 #include "compare/named_fct.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "core/output_file.hpp"
 #include "model/hpcc_fct.hpp"
 #include "model/predict.hpp"
@@ -19,6 +21,26 @@
 namespace dlcnet::compare::cli {
 namespace {
 
+// dlc-replay's own maximum (apps/dlc_replay/options.cpp).
+constexpr uint32_t kMaxIterations = 1'000'000;
+constexpr double kMaxTimeScale = 1e6;
+// What the model holds per trace record looped (a message is two records, its send and its
+// receive): measured at about 190 bytes (predict-job of the lenet5 example at 2000 and 8000
+// iterations: 390 bytes per message): the message and its names, dependencies, times, the
+// predictor's state and the fct.txt record.
+constexpr uint64_t kModelBytesPerRecord = 200;
+
+// The messages the loop of `copies` makes, checked against this host's memory before they are.
+void check_model_fits(const trace::Job& job, const replay::Copies& copies, uint32_t iterations) {
+  uint64_t records = 0;
+  for (const trace::Node& n : job.nodes) records += n.records.size();
+  const uint64_t looped = records * copies.count;
+  check_fits_in_memory(looped, kModelBytesPerRecord,
+                       "--iterations " + std::to_string(iterations) + ": predicting about " +
+                           std::to_string(looped / 2) + " messages",
+                       "ask for fewer with --iterations");
+}
+
 struct PredictJobOptions {
   std::vector<std::string> inputs;
   std::string like, calibration, out, map_spec, mode = "dag", sharing = "connection";
@@ -27,6 +49,12 @@ struct PredictJobOptions {
 };
 
 int run_predict_job(const PredictJobOptions& o) {
+  std::vector<NamedPath> files;
+  for (const std::string& path : o.inputs) files.push_back({"JOB", path});
+  files.push_back({"--like", o.like});
+  files.push_back({"--calibration", o.calibration});
+  files.push_back({"--out", o.out, true});
+  check_files(files);
   OutputFile fct("--out", o.out);
   const model::Calibration c = model::read_calibration(o.calibration);
   const FlowMap like = read_flow_map(o.like);
@@ -38,6 +66,7 @@ int run_predict_job(const PredictJobOptions& o) {
   po.iterations = o.iterations;
   po.time_scale = o.time_scale;
   const replay::Copies copies = replay::Copies::make(job, po.iterations);
+  check_model_fits(job, copies, o.iterations);
   const replay::JobMessages jm = replay::job_messages(job, map, po, copies);
   model::Network net = model::uniform_network(static_cast<uint32_t>(map.world_size()), c);
   net.connections = o.sharing == "connection";
@@ -74,9 +103,10 @@ void add_predict_job(CLI::App& app, int* exit, Argv) {
   sub->add_option("--mode", o->mode, "dlc-replay's --mode")
       ->check(CLI::IsMember({"dag", "asap", "timed"}))
       ->capture_default_str();
-  sub->add_option("--iterations", o->iterations, "dlc-replay's --iterations (0: the trace's)");
+  sub->add_option("--iterations", o->iterations, "dlc-replay's --iterations (0: the trace's)")
+      ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations));
   sub->add_option("--time-scale", o->time_scale, "dlc-replay's --time-scale")
-      ->check(CLI::PositiveNumber);
+      ->check(dlcnet::cli::real(1e-6, kMaxTimeScale));
   sub->add_option("--sharing", o->sharing, "as for predict")
       ->check(CLI::IsMember({"flow", "connection"}))
       ->capture_default_str();

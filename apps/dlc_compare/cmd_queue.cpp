@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "apps/cli_number.hpp"
 #include "apps/dlc_compare/commands.hpp"
 #include "compare/queue_read.hpp"
 #include "compare/queue_report.hpp"
@@ -24,6 +25,10 @@ struct QueueOptions {
 };
 
 int run_queue(const QueueOptions& o, Argv args) {
+  check_files({{"MEASURED", o.measured},
+               {"PREDICTED", o.predicted},
+               {"--json", o.json, true},
+               {"--csv", o.csv, true}});
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const std::unique_ptr<OutputFile> csv = open_output("--csv", o.csv);
   QueueSource msrc;
@@ -86,13 +91,14 @@ void add_queue(CLI::App& app, int* exit, Argv args) {
   sub->add_option("--offset-s", o->offset_s,
                   "PREDICTED's time 0 is MEASURED's time OFFSET (default: the fan-in report's "
                   "flow_origin_s, the first post, which is flow.txt's time 0)")
+      ->check(dlcnet::cli::real(-1e9, 1e9))
       ->each([o](const std::string&) { o->offset_given = true; });
   sub->add_option("--grid-us", o->grid_us, "the common grid's step in us")
-      ->check(CLI::PositiveNumber)
+      ->check(dlcnet::cli::real(1e-3, 1e12))
       ->capture_default_str();
   sub->add_option("--hpcc-sample-ns", o->hpcc_sample_ns,
                   "HPCC: the monitor's sample interval (third.cc's qlen_mon_interval)")
-      ->check(CLI::PositiveNumber)
+      ->check(dlcnet::cli::real(1e-3, 1e12))
       ->capture_default_str();
   sub->add_option("--json", o->json, "write the comparison (dlcnet.compare-queue/1) here");
   sub->add_option("--csv", o->csv,

@@ -3,11 +3,26 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <vector>
+
+#include "apps/cli_main.hpp"
+#include "core/distinct_files.hpp"
 
 namespace dlcnet::compare::cli {
 
+// Exit codes (apps/cli_main.hpp): 0 done; 2 a bad command line; 3 the tool could not do its job
+// (I/O, a bad input file).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 3;  // the tool could not do its job (I/O, bad input)
+inline constexpr int kExitFailure = dlcnet::cli::kExitFailure;
+
+// Outputs naming one file, or an input: a bad command line (exit 2), before any work.
+inline void check_files(const std::vector<NamedPath>& files) {
+  try {
+    check_distinct_files(files);
+  } catch (const Error& e) {
+    throw dlcnet::cli::UsageError(e.what());
+  }
+}
 
 // The command line, for the context block of JSON reports.
 struct Argv {

@@ -1,6 +1,4 @@
 // dlc-compare: simulator formats and dlcnet's reference model. Parses options only.
-#include <iostream>
-
 #include "apps/dlc_compare/commands.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
@@ -22,13 +20,9 @@ int main(int argc, char** argv) {
   add_queue(app, &exit, args);
   add_compare(app, &exit, args);
   dlcnet::add_version_flag(app, "dlc-compare");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const dlcnet::Error& e) {
-    std::cerr << "dlc-compare: error: " << e.what() << '\n';
-    return kExitFailure;
-  }
-  return exit;
+  app.footer(
+      "Exit status: 0 done; 2 a bad command line (an unknown option, a value out of range, "
+      "outputs naming one file or an input); 3 the tool could not do its job (I/O, a bad input "
+      "file, nothing to compare).");
+  return dlcnet::cli::parse_and_run(app, argc, argv, "dlc-compare", exit);
 }

@@ -42,7 +42,7 @@ void add_validate(CLI::App& app, int* exit, Argv args) {
   CLI::App* sub = app.add_subcommand(
       "validate",
       "Check a job: report every problem with file:line. Exit 0 clean, 1 errors (the job is "
-      "rejected), 2 warnings only");
+      "rejected), 4 warnings only (2: a bad command line)");
   sub->add_option("JOB", o->inputs, "job directory, or node files (SketchDLC or native CSV)")
       ->required();
   sub->add_option("--max-per-kind", o->keep,

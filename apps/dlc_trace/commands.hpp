@@ -6,11 +6,11 @@
 
 namespace dlcnet::trace::cli {
 
-// Exit codes shared by every subcommand.
+// Exit codes shared by every subcommand; 2, a bad command line, is apps/cli_main.hpp's.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRejected = 1;  // the trace has errors
-inline constexpr int kExitWarnings = 2;  // validate: loads, but with warnings
-inline constexpr int kExitFailure = 3;   // the tool could not do its job (I/O, bad option)
+inline constexpr int kExitFailure = 3;   // the tool could not do its job (I/O)
+inline constexpr int kExitWarnings = 4;  // validate: loads, but with warnings
 
 // The command line, for the context block of JSON reports.
 struct Argv {

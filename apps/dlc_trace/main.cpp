@@ -1,6 +1,5 @@
 // dlc-trace: read, check, analyse, generate and convert DLC traces. Parses options only.
-#include <iostream>
-
+#include "apps/cli_main.hpp"
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/version/version.hpp"
 #include "core/error.hpp"
@@ -19,14 +18,9 @@ int main(int argc, char** argv) {
   add_convert(app, &exit, args);
   add_bench_load(app, &exit, args);
   dlcnet::add_version_flag(app, "dlc-trace");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // --help is 0; every bad option is the documented kExitFailure, not CLI11's own codes.
-    return app.exit(e) == 0 ? kExitOk : kExitFailure;
-  } catch (const dlcnet::Error& e) {
-    std::cerr << "dlc-trace: error: " << e.what() << '\n';
-    return kExitFailure;
-  }
-  return exit;
+  app.footer(
+      "Exit status: 0 clean; 1 the trace has errors (validate, stats, convert refuse it unless "
+      "--force); 2 a bad command line (an unknown option, a value out of range); 3 the tool "
+      "could not do its job (I/O); 4 validate found warnings only.");
+  return dlcnet::cli::parse_and_run(app, argc, argv, "dlc-trace", exit);
 }

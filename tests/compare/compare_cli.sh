@@ -49,8 +49,8 @@ expect_error() {
   [ "$rc" -eq "$want" ] || fail "$*: exit $rc, expected $want: $(cat "$dir/e")"
   grep -Eq -- "$pattern" "$dir/e" || fail "$*: stderr lacks /$pattern/: $(cat "$dir/e")"
 }
-expect_error 105 "MEASURED and PREDICTED are required" --ack-latency-us 1
-expect_error 105 "--calibration or --ack-latency-us" "$dir/m.map" "$dir/fct.txt"
+expect_error 2 "MEASURED and PREDICTED are required" --ack-latency-us 1
+expect_error 2 "--calibration or --ack-latency-us" "$dir/m.map" "$dir/fct.txt"
 sed 's/10001 100 3000/10007 100 3000/' "$dir/fct.txt" >"$dir/other.txt"
 expect_error 3 "other.txt:3: no flow 1 -> 0 with sport 10007" "$dir/m.map" "$dir/other.txt" \
   --ack-latency-us 10

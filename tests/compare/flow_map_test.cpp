@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <sstream>
 
 #include "compare/flow_export.hpp"
@@ -97,6 +99,19 @@ TEST(CompareFlowMap, MalformedMapsNameFileLineAndField) {
                    "bad.map:6: field start_ns");
   expect_map_error(head + "0 1 0 10000 5 0 nan 0 -1 0 0\n", "bad.map:5: field latency_ns");
   expect_map_error(head + "0 1 0 10000 5 0 1 0 -1 0 0 7\n", "bad.map:5: more fields");
+}
+
+// A special file gets no sibling: --export-flows /dev/null made /dev/null.map (issue 31).
+TEST(FlowExport, RefusesASpecialFileBeforeWritingItsMap) {
+  try {
+    FlowExport x("/dev/null");
+    FAIL() << "accepted /dev/null";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--export-flows /dev/null: not a regular file"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NE(::access("/dev/null.map", F_OK), 0);
 }
 
 }  // namespace

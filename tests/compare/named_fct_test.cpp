@@ -48,6 +48,7 @@ TEST(CompareNamedFct, JoinsShiftsAndSortsByCompletion) {
   // Posted at 2, 1.5, 3 and 2.5 s; finished 5, 1.6, 3.5 and 3 s.
   p.messages = {times(2, 5), times(1.5, 1.6), times(3, 3.5), times(2.5, 3)};
   model::Calibration c;
+  c.link_rate_Bps = 1e9;  // a calibration's rate (0, the default, gave an infinite standalone fct)
   const NamedFct named = name_prediction(like, messages, key, opnum, p, 0.25, c);
   EXPECT_DOUBLE_EQ(named.origin_s, 1.5);  // the unnamed message's post counts too
   EXPECT_EQ(named.unnamed, 1u);
@@ -83,7 +84,9 @@ TEST(CompareNamedFct, TiesKeepTheMessagesOrderAndNothingPredictedIsEmpty) {
   const std::vector<int32_t> key = {1, 1}, opnum = {1, 0};
   model::Prediction p;
   p.messages = {times(1, 2), times(1, 2)};
-  const NamedFct named = name_prediction(like, messages, key, opnum, p, 0, model::Calibration{});
+  model::Calibration c;
+  c.link_rate_Bps = 1e9;
+  const NamedFct named = name_prediction(like, messages, key, opnum, p, 0, c);
   ASSERT_EQ(named.records.size(), 2u);
   EXPECT_EQ(named.records[0].sport, 10001u);
   EXPECT_EQ(named.records[1].sport, 10000u);

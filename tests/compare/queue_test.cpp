@@ -265,11 +265,15 @@ TEST(CompareQueue, SniffAndPortSpec) {
     std::ofstream(dir + name) << text;
     return dir + name;
   };
-  EXPECT_EQ(sniff_queue_format(write("a.json", "{\"qdisc\": {}}")), "fanin");
-  EXPECT_EQ(sniff_queue_format(write("b.csv", "time_s,bytes\n0,0\n")), "model");
-  EXPECT_EQ(sniff_queue_format(write("c.csv", kSimai)), "simai");
-  EXPECT_EQ(sniff_queue_format(write("d.txt", kHpcc)), "hpcc");
-  EXPECT_NE(error_of([&] { sniff_queue_format(write("e.txt", "hello\n")); }).find("--format"),
+  auto sniff = [](const std::string& path) {
+    InputFile in(path, "a queue series");
+    return sniff_queue_format(in);
+  };
+  EXPECT_EQ(sniff(write("a.json", "{\"qdisc\": {}}")), "fanin");
+  EXPECT_EQ(sniff(write("b.csv", "time_s,bytes\n0,0\n")), "model");
+  EXPECT_EQ(sniff(write("c.csv", kSimai)), "simai");
+  EXPECT_EQ(sniff(write("d.txt", kHpcc)), "hpcc");
+  EXPECT_NE(error_of([&] { sniff(write("e.txt", "hello\n")); }).find("--format"),
             std::string::npos);
   // The default port of a file, read through the sniffer.
   QueueSource src;

@@ -15,7 +15,7 @@ R="$BIN/dlc-replay"
 named=0 lined=0 refused=0 replayed=0
 
 # run NAME SEED WHAT CMD...: CMD must exit by itself without a signal; when it refuses the
-# job (an exit other than 0, and 2 = warnings of validate), its output must name a trace file.
+# job (an exit other than 0, and 4 = warnings of validate), its output must name a trace file.
 run() {
   local name="$1" seed="$2" what="$3"
   shift 3
@@ -30,7 +30,7 @@ run() {
     tail -5 "$work/err" | sed 's/^/  | /'
     return
   fi
-  if [ $rc -ne 0 ] && ! { [ "$name" = validate ] && [ $rc -eq 2 ]; }; then
+  if [ $rc -ne 0 ] && ! { [ "$name" = validate ] && [ $rc -eq 4 ]; }; then
     refused=$((refused + 1))
     # validate reports on stdout, the others on stderr
     if cat "$work/out" "$work/err" | grep -Eq 'trace(_sch)?_record\.txt'; then
