@@ -14,11 +14,11 @@
 #include <new>
 #include <string>
 
+#include "apps/cli_parse.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet::cli {
 
-inline constexpr int kExitUsage = 2;
 inline constexpr int kExitFailure = 3;
 
 // A command line whose options cannot go together; exit 2 like CLI11's own errors.
@@ -29,11 +29,7 @@ struct UsageError : CLI::ValidationError {
 inline int parse_and_run(CLI::App& app, int argc, char** argv, const std::string& tool,
                          const int& exit) {
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << tool << ": error: " << e.what() << "\nRun with --help for more information.\n";
-    return kExitUsage;
+    if (auto rc = parse_command_line(app, tool, argc, argv)) return *rc;
   } catch (const Error& e) {
     std::cerr << tool << ": error: " << e.what() << '\n';
     return kExitFailure;
