@@ -77,10 +77,12 @@ class Job {
   void join();
 
   // Every rank's `fingerprint` must be equal, or Error: "rank 2 <one_differs>" or "ranks 1, 3
-  // <many_differ>". Returns the smallest `limit` of all ranks (e.g. the largest message size
-  // every rank's transport can carry).
+  // <many_differ>", followed, when `fields` are given (lines "OPTION VALUE" that the fingerprint
+  // stands for), by the options that differ with both values: " (-n: 5 on rank 2, 10 here)".
+  // Returns the smallest `limit` of all ranks (e.g. the largest message size every rank's
+  // transport can carry).
   uint64_t agree(uint64_t fingerprint, uint64_t limit, std::string_view one_differs,
-                 std::string_view many_differ);
+                 std::string_view many_differ, std::string_view fields = {});
 
   // Connects `t` to `peers` (Transport::connect over this job's bootstrap). `t` must outlive
   // verdict(), which disconnects it.

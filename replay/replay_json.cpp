@@ -4,7 +4,7 @@
 
 #include "core/run_context.hpp"
 #include "core/stats_json.hpp"
-#include "replay/replay_console.hpp"
+#include "replay/replay_report.hpp"
 #include "trace/trace_stats_report.hpp"
 
 namespace dlcnet::replay {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "replay/replay_report.hpp"
+#include "replay/replay_analysis.hpp"
 
 namespace dlcnet::replay {
 

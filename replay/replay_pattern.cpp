@@ -8,10 +8,10 @@
 #include "core/progress_line.hpp"
 #include "core/stop_budget.hpp"
 #include "replay/flow_iterations.hpp"
-#include "replay/replay_console.hpp"
 #include "replay/replay_engine.hpp"
 #include "replay/replay_json.hpp"
 #include "replay/replay_rank_map.hpp"
+#include "replay/replay_report.hpp"
 #include "runner/runner.hpp"
 #include "trace/trace_loader.hpp"
 
@@ -42,8 +42,15 @@ class Replay final : public runner::Pattern {
 
   // Every rank must replay the same job with the same options, or channels would mismatch.
   runner::Agreement agreement() const override {
+    auto n = [](auto v) { return std::to_string(v); };
     return {plan_fingerprint(job_, map_, popts_, copies_),
-            "job, or the same with other options (mode, op, iterations, map)"};
+            "job, or the same with other options (mode, op, iterations, map)",
+            {{"job", n(job_.messages.size()) + " messages of " + n(job_.nodes.size()) + " nodes"},
+             {"--mode", to_string(popts_.mode)},
+             {"--time-scale", n(popts_.time_scale)},
+             {"--op", to_string(popts_.transfer)},
+             {"--iterations", n(copies_.replay_iterations)},
+             {"--map", o_.map_spec.empty() ? "(workers then servers)" : o_.map_spec}}};
   }
   uint32_t receives_needed() const override { return o_.recv_ahead; }
   Release release() const override { return o_.release; }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +47,9 @@ struct Agreement {
   // Completes "rank 2 runs another ..." and "ranks 1, 3 run another ...": what differs, e.g.
   // "fan-in (burst, iterations, background, pull or release differ)".
   std::string what;
+  // What the fingerprint stands for, option by option ("-n 10"), so that a rank started with
+  // other options is named with the option and both values.
+  std::vector<std::pair<std::string, std::string>> fields;
 };
 
 // Registered memory this rank needs, and what the user can lower.

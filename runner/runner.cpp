@@ -84,8 +84,11 @@ int Run::operator()() {
 
   const Agreement a = p_.agreement();
   const std::string differs = " another " + a.what + ": start every rank with the same options";
+  std::string fields;
+  for (const auto& [name, value] : a.fields) fields += name + " " + value + "\n";
+  if (!fields.empty()) fields.pop_back();
   p_.agreed(jl_.agree(a.fingerprint, p_.limit_offer(t.max_message_size()), "runs" + differs,
-                      "run" + differs));
+                      "run" + differs, fields));
   const MemoryNeed need = p_.memory();
   check_registered_memory(need.bytes, me_, jl_.ranks_on_this_host(), need.detail, need.fix);
   const RegionId clock_region = t.allocate_memory(64).region;

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include <net/if.h>
+
 #include "core/memlock.hpp"
 #include "ucx/ucx_error.hpp"
 #include "ucx/ucx_handles.hpp"
@@ -149,6 +151,20 @@ bool tls_allows(const std::string& tls, std::initializer_list<const char*> names
     start = end + 1;
   }
   return false;
+}
+
+std::vector<std::string> unknown_net_devices(const std::string& devices) {
+  std::vector<std::string> unknown;
+  std::stringstream in(devices);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const std::string name = item.substr(0, item.find(':'));
+    if (name.empty() || name == "all" || name[0] == '^') continue;
+    const bool net = ::if_nametoindex(name.c_str()) != 0;
+    const bool rdma = std::filesystem::exists("/sys/class/infiniband/" + name);
+    if (!net && !rdma) unknown.push_back(item);
+  }
+  return unknown;
 }
 
 }  // namespace dlcnet::ucx

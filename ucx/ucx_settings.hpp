@@ -43,6 +43,11 @@ bool may_use_rdma(const Selection& selection);
 inline constexpr uint64_t kMemlockEnoughForUcx = uint64_t{1} << 30;
 std::string memlock_warning(const Selection& selection, uint64_t pinnable_bytes);
 
+// UCX only warns about a device of UCX_NET_DEVICES that does not exist and runs on others: the
+// devices of `devices` (comma-separated, each NAME or NAME:PORT; "all" and "" pass) that are
+// neither a network interface of this namespace nor an RDMA device, for an error naming them.
+std::vector<std::string> unknown_net_devices(const std::string& devices);
+
 // Reads the two settings back from the configuration (so UCX's config files and the
 // environment count as well as our overrides).
 Selection effective_selection(const ucp_config_t* config);

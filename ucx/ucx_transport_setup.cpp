@@ -38,6 +38,13 @@ const char* mode_name(ucp_err_handling_mode_t m) {
 UcxTransport::UcxTransport(const TransportOptions& opts) : opts_(opts) {
   if (opts_.send_depth == 0 || opts_.recv_depth == 0)
     throw Error("ucx: send_depth and recv_depth must be at least 1");
+  if (const std::vector<std::string> bad = unknown_net_devices(opts_.device); !bad.empty()) {
+    std::string list;
+    for (const std::string& d : bad) list += (list.empty() ? "" : ", ") + d;
+    throw Error("ucx: device " + list + " (--ib-dev, UCX_NET_DEVICES) is neither a network " +
+                "interface here nor an RDMA device: name one of `ip link` or " +
+                "/sys/class/infiniband (UCX would only warn and run on another)");
+  }
   Config config = read_config();
   apply_options(config.get(), opts_);
   selection_ = effective_selection(config.get());

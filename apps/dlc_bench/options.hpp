@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "patterns/bench_job.hpp"
+#include "patterns/p2p/bench_job.hpp"
 
 namespace dlcnet::bench {
 

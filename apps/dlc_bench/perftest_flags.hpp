@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 
-#include "patterns/bench_job.hpp"
+#include "patterns/p2p/bench_job.hpp"
 
 namespace dlcnet::bench {
 

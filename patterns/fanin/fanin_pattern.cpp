@@ -32,7 +32,22 @@ class Fanin final : public runner::Pattern {
   }
 
   runner::Agreement agreement() const override {
-    return {spec_.fingerprint(), "fan-in (burst, iterations, background, pull or release differ)"};
+    const FaninSpec& s = spec_;
+    auto n = [](auto v) { return std::to_string(v); };
+    return {s.fingerprint(),
+            "fan-in (burst, iterations, background, pull or release differ)",
+            {{"burst", n(s.burst.size()) + " messages, " + format_size(s.burst_bytes())},
+             {"--op", to_string(s.op)},
+             {"--pull", s.pull ? "on" : "off"},
+             {"-n", n(s.iterations)},
+             {"--warmup", n(s.warmup)},
+             {"--solo", n(s.solo)},
+             {"--gap", n(s.gap_us)},
+             {"--release", to_string(s.release)},
+             {"--background", n(s.background)},
+             {"--bg-size", format_size(s.bg_size)},
+             {"--bg-window", n(s.bg_window)},
+             {"--bg-lead", n(s.bg_lead_ms)}}};
   }
   uint32_t receives_needed() const override {
     return std::max(static_cast<uint32_t>(spec_.burst.size()) + 8, kBgRecvs + 8);

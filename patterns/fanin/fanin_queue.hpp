@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fabric/qdisc_sampler.hpp"
-#include "patterns/fanin/fanin_metrics.hpp"
+#include "patterns/fanin/fanin_analysis.hpp"
 
 namespace dlcnet::fanin {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "patterns/fanin/fanin_metrics.hpp"
+#include "patterns/fanin/fanin_analysis.hpp"
 
 namespace dlcnet::fanin {
 

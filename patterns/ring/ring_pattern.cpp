@@ -53,8 +53,20 @@ class Ring final : public runner::Pattern {
   }
 
   runner::Agreement agreement() const override {
-    return {spec_.fingerprint(),
-            "collective (collective, sizes, -n, -w, -c, --op or --segment differ)"};
+    const RingSpec& s = spec_;
+    auto n = [](auto v) { return std::to_string(v); };
+    return {s.fingerprint(),
+            "collective (collective, sizes, -n, -w, -c, --op or --segment differ)",
+            {{"--collective", s.collective},
+             {"--root", n(s.root)},
+             {"sizes", n(s.sizes.size()) + " from " + format_size(s.sizes.front()) + " to " +
+                           format_size(s.sizes.back())},
+             {"-n", n(s.iterations)},
+             {"-w", n(s.warmup)},
+             {"-c", s.check ? "1" : "0"},
+             {"--op", to_string(s.op)},
+             {"--segment", format_size(s.segment_bytes)},
+             {"--timeout", n(s.timeout_s)}}};
   }
   uint32_t receives_needed() const override {
     return static_cast<uint32_t>(2 * map_.max_slots + 8);

@@ -45,4 +45,9 @@ done
 check_usage "unknown subcommand" "unknown subcommand 'latency': the subcommands are lat, bw, fanin" \
   "$B" latency
 check_usage "fanin: unknown option" "not expected: --bogus" "$B" fanin --spawn --workers 1 --bogus
+# An unknown UCX device is an error naming it (UCX itself only warns and runs on another).
+check_fails "unknown UCX device" "ucx: device bogus0 \(--ib-dev, UCX_NET_DEVICES\) is neither" \
+  "$B" lat --loopback --transport ucx -d bogus0 -n 10 --timeout 20
+check "a known UCX device (lo)" "$B" lat --loopback --transport ucx --ucx-tls tcp,self -d lo -n 10 \
+  --timeout 20
 finish

@@ -52,7 +52,7 @@ check_fails "-m 1000" "--mtu" "$B" lat -m 1000 --loopback
 check_fails "-T 256" "--tclass" "$B" lat -T 256 --loopback
 check_fails "-S 16" "--sl" "$B" lat -S 16 --loopback
 check_fails "--cpu 3-1" "--cpu: '3-1' is a range that runs backwards" "$B" lat --cpu 3-1 --loopback
-check_fails "-c x" "--cpu: 'x' is not auto, none or a CPU list" "$B" lat -c x --loopback
+check_fails "-c x" "--cpu: 'x' is not auto, none or a CPU list" "$B" lat --cpu x --loopback
 check_fails "replay --cpu x" "--cpu: 'x' is not auto, none or a CPU list" \
   "$BIN/dlc-replay" "$job" --spawn --cpu x
 # ---- refused under UCX: the flags set a verbs QP's attributes ----
@@ -132,11 +132,11 @@ list=$(python3 -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinit
 # The client is the loopback's second rank: the list's second CPU (its only one on one CPU).
 want=$(python3 -c "import os; c=sorted(os.sched_getaffinity(0)); print(c[1 % len(c)])")
 j="$work/cpu-list.json"
-check "-c LIST" "$B" lat -s 64 -n 10 -c "$list" --json "$j" "${U[@]}"
+check "-c LIST" "$B" lat -s 64 -n 10 --cpu "$list" --json "$j" "${U[@]}"
 json_assert "$j" "d['context']['cpu']['bound'] and d['context']['cpu']['cpus'] == [$want]" \
   "d['context']['cpu']['affinity'] == [$want]"
 check_fails "-c a CPU not ours" "CPU 4000 is not one this process may run on" \
-  "$B" lat -c 4000 -n 10 "${U[@]}"
+  "$B" lat --cpu 4000 -n 10 "${U[@]}"
 # fanin and ring: rank 0 writes the JSON, its thread on the list's first CPU.
 first=${list%%,*}
 j="$work/fanin.json"

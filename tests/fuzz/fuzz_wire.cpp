@@ -15,7 +15,7 @@
 #include "core/frame_reader.hpp"
 #include "core/socket.hpp"
 #include "core/wire.hpp"
-#include "patterns/bench_spec.hpp"
+#include "patterns/p2p/bench_spec.hpp"
 
 namespace {
 

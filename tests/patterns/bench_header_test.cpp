@@ -1,6 +1,6 @@
 // perftest's console header from what a verbs transport describes (no device: a recorded
 // describe() of rxe0).
-#include "patterns/bench_header.hpp"
+#include "patterns/p2p/bench_header.hpp"
 
 #include <gtest/gtest.h>
 

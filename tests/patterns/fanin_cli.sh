@@ -66,6 +66,9 @@ port=$((21000 + RANDOM % 2000))
 check_fails "ranks with different bursts" "rank 1 runs another fan-in" \
   "$B" fanin --rank 0 --world-size 2 --coordinator 127.0.0.1:$port "${ucx[@]}" --burst 4 -q
 wait
+# ... with the option and both values (issue 28).
+grep -q "burst: 8 messages, 512K on rank 1, 4 messages, 256K here" "$work/err" &&
+  ok "the differing option and both values named" || bad "no option named: $(cat "$work/err")"
 # A worker killed in the middle: every other rank stops within seconds and names it, and the
 # rounds completed before are in every survivor's records and counted in the JSON.
 ("$B" fanin --spawn --workers 2 "${ucx[@]}" -s 4K --burst 4 -n 99991 -q --json "$work/kill.json" \

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/record.hpp"
-#include "patterns/harness.hpp"
-#include "patterns/pattern.hpp"
+#include "patterns/p2p/harness.hpp"
+#include "patterns/p2p/pattern.hpp"
 #include "tests/ucx/ucx_test_support.hpp"
 #include "ucx/ucx_transport.hpp"
 

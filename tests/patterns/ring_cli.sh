@@ -55,6 +55,14 @@ for c in allreduce reducescatter allgather alltoall; do
   done
 done
 
+# Ranks started with other options: the rank, the option and both values named (issue 28).
+port=$((23000 + RANDOM % 2000))
+"$B" ring --rank 1 --world-size 2 --coordinator 127.0.0.1:$port $(ucx sm,self) -s 4K -n 5 -q \
+  >/dev/null 2>&1 &
+check_fails "ranks with different -n" "rank 1 runs another collective .*-n: 5 on rank 1, 3 here" \
+  "$B" ring --rank 0 --world-size 2 --coordinator 127.0.0.1:$port $(ucx sm,self) -s 4K -n 3 -q
+wait
+
 # Broadcast (a chain from --root along the ring, pipelined by --segment): every element of 50
 # iterations on every rank, from a root that is not rank 0, 1 element and 1001; the root's
 # perturbed input found on every rank; its refusals.

@@ -1,4 +1,4 @@
-// The fidelity verdict (replay/replay_report.hpp): a pure function of the replay's scheduling
+// The fidelity verdict (replay/replay_analysis.hpp): a pure function of the replay's scheduling
 // error and the trace's think times, and its console lines.
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "replay/replay_console.hpp"
 #include "replay/replay_report.hpp"
+#include "replay/replay_analysis.hpp"
 #include "trace/trace_synth.hpp"
 
 namespace dlcnet::replay {

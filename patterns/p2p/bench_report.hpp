@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "patterns/harness.hpp"
+#include "patterns/p2p/harness.hpp"
 
 namespace dlcnet {
 

@@ -1,4 +1,4 @@
-#include "patterns/bench_spec.hpp"
+#include "patterns/p2p/bench_spec.hpp"
 
 #include <algorithm>
 #include <cmath>

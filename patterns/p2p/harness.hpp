@@ -7,7 +7,7 @@
 
 #include "core/record.hpp"
 #include "core/stats.hpp"
-#include "patterns/pattern.hpp"
+#include "patterns/p2p/pattern.hpp"
 
 namespace dlcnet {
 

@@ -1,5 +1,5 @@
 #include "core/error.hpp"
-#include "patterns/pattern.hpp"
+#include "patterns/p2p/pattern.hpp"
 
 namespace dlcnet {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/transport.hpp"
-#include "patterns/bench_spec.hpp"
+#include "patterns/p2p/bench_spec.hpp"
 
 namespace dlcnet::bench {
 

@@ -12,7 +12,7 @@
 #include "core/bootstrap.hpp"
 #include "core/clock.hpp"
 #include "core/transport.hpp"
-#include "patterns/bench_spec.hpp"
+#include "patterns/p2p/bench_spec.hpp"
 
 namespace dlcnet {
 
@@ -26,6 +26,7 @@ class PeerSession {
 
   Transport& transport() noexcept { return t_; }
   Bootstrap& bootstrap() noexcept { return boot_; }
+  int rank() const noexcept { return boot_.rank(); }
   int peer() const noexcept { return peer_; }
   bool initiator() const noexcept { return initiator_; }
   const BenchSpec& spec() const noexcept { return spec_; }
@@ -99,8 +100,6 @@ class PeerSession {
   // Bootstrap::check_peers() at most every 10 ms of a wait: throws Error naming a dead peer.
   void watch_peer(int64_t now);
 
- public:
- private:
   Transport& t_;
   Bootstrap& boot_;
   int peer_;

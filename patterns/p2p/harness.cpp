@@ -1,4 +1,4 @@
-#include "patterns/harness.hpp"
+#include "patterns/p2p/harness.hpp"
 
 #include "core/clock.hpp"
 
@@ -14,7 +14,7 @@ void fence_and_clear(PeerSession& s) {
 }
 
 void write_records(RecordWriter& w, const PeerSession& s, const Measurement& m, uint64_t& seq) {
-  const int me = const_cast<PeerSession&>(s).bootstrap().rank();
+  const int me = s.rank();
   MessageRecord r;
   r.bytes = m.bytes;
   r.op = s.spec().op;

@@ -1,4 +1,4 @@
-#include "patterns/fanin/fanin_metrics.hpp"
+#include "patterns/fanin/fanin_analysis.hpp"
 
 #include <algorithm>
 #include <limits>

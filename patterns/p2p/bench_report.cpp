@@ -1,4 +1,4 @@
-#include "patterns/bench_report.hpp"
+#include "patterns/p2p/bench_report.hpp"
 
 #include <sstream>
 

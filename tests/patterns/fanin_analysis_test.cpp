@@ -1,6 +1,6 @@
 // The fan-in's analysis on synthetic times whose answer is known: a bottleneck of 1 byte/us
 // with a 100 us base latency, bursts of 4 x 1000 B.
-#include "patterns/fanin/fanin_metrics.hpp"
+#include "patterns/fanin/fanin_analysis.hpp"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 
 #include "core/clock.hpp"
 #include "core/stop_budget.hpp"
-#include "patterns/pattern.hpp"
+#include "patterns/p2p/pattern.hpp"
 
 namespace dlcnet {
 namespace {

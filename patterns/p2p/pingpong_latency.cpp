@@ -2,7 +2,7 @@
 // sends a ping, the responder answers as soon as it sees it; latency = half the round trip.
 // Write pings are detected by polling the last byte of the in area (the marker), as perftest.
 #include "core/clock.hpp"
-#include "patterns/pattern.hpp"
+#include "patterns/p2p/pattern.hpp"
 
 namespace dlcnet {
 namespace {

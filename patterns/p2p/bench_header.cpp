@@ -1,4 +1,4 @@
-#include "patterns/bench_header.hpp"
+#include "patterns/p2p/bench_header.hpp"
 
 #include <cstdio>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "patterns/session.hpp"
+#include "patterns/p2p/session.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "patterns/bench_job.hpp"
+#include "patterns/p2p/bench_job.hpp"
 
 #include <exception>
 #include <functional>
@@ -19,8 +19,8 @@
 #include "launch/job.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/transport_select.hpp"
-#include "patterns/bench_header.hpp"
-#include "patterns/bench_report.hpp"
+#include "patterns/p2p/bench_header.hpp"
+#include "patterns/p2p/bench_report.hpp"
 #include "verbs/port_counters.hpp"
 
 namespace dlcnet::bench {

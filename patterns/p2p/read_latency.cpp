@@ -2,7 +2,7 @@
 // each read to complete; the responder only progresses its transport until the end of run, kept
 // waiting by the initiator's heartbeats (PeerSession::beat). Latency is the whole round trip.
 #include "core/clock.hpp"
-#include "patterns/pattern.hpp"
+#include "patterns/p2p/pattern.hpp"
 
 namespace dlcnet {
 namespace {

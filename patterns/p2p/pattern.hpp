@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/progress_line.hpp"
-#include "patterns/session.hpp"
+#include "patterns/p2p/session.hpp"
 
 namespace dlcnet {
 
