@@ -168,13 +168,9 @@ class Replay final : public runner::Pattern {
 
 }  // namespace
 
-std::unique_ptr<runner::Pattern> make_pattern(const Options& o, const runner::NRankOptions& n) {
-  return std::make_unique<Replay>(o, n);
-}
-
 int run_rank(const Options& o, const runner::NRankOptions& n, int argc, const char* const* argv) {
-  const std::unique_ptr<runner::Pattern> p = make_pattern(o, n);
-  return runner::run_rank(n, "dlc-replay", *p, argc, argv);
+  Replay p(o, n);
+  return runner::run_rank(n, "dlc-replay", p, argc, argv);
 }
 
 }  // namespace dlcnet::replay

@@ -27,9 +27,6 @@ struct Options {
   int fault_signal = SIGKILL;  // ...by raising this signal (SIGSTOP: frozen)
 };
 
-// Loads the job; throws Error when the world is not one rank per node to replay.
-std::unique_ptr<runner::Pattern> make_pattern(const Options& o, const runner::NRankOptions& n);
-
 // Returns the exit code: 0 when the replay is complete and correct, 1 when rank 0 found it
 // wrong (on every rank). Throws Error for failures.
 int run_rank(const Options& o, const runner::NRankOptions& n, int argc, const char* const* argv);

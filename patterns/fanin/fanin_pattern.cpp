@@ -200,13 +200,9 @@ runner::PatternReport Fanin::report(runner::RankContext& c, const std::vector<By
 
 }  // namespace
 
-std::unique_ptr<runner::Pattern> make_pattern(const Options& o, const runner::NRankOptions& n) {
-  return std::make_unique<Fanin>(o, n);
-}
-
 int run_rank(const Options& o, const runner::NRankOptions& n, int argc, const char* const* argv) {
-  const std::unique_ptr<runner::Pattern> p = make_pattern(o, n);
-  return runner::run_rank(n, "dlc-bench fanin", *p, argc, argv);
+  Fanin p(o, n);
+  return runner::run_rank(n, "dlc-bench fanin", p, argc, argv);
 }
 
 }  // namespace dlcnet::fanin

@@ -20,9 +20,6 @@ struct Options {
   double lead_us = 2000;  // instant release: how far ahead the server names each start
 };
 
-// Throws Error when the world has no worker.
-std::unique_ptr<runner::Pattern> make_pattern(const Options& o, const runner::NRankOptions& n);
-
 // Returns the exit code (rank 0's verdict on every rank); throws Error on failure.
 int run_rank(const Options& o, const runner::NRankOptions& n, int argc, const char* const* argv);
 

@@ -216,14 +216,10 @@ class Ring final : public runner::Pattern {
 
 }  // namespace
 
-std::unique_ptr<runner::Pattern> make_pattern(const RingSpec& spec, const runner::NRankOptions& n) {
-  return std::make_unique<Ring>(spec, n);
-}
-
 int run_rank(const RingSpec& spec, const runner::NRankOptions& n, int argc,
              const char* const* argv) {
-  const std::unique_ptr<runner::Pattern> p = make_pattern(spec, n);
-  return runner::run_rank(n, "dlc-bench ring", *p, argc, argv);
+  Ring p(spec, n);
+  return runner::run_rank(n, "dlc-bench ring", p, argc, argv);
 }
 
 }  // namespace dlcnet::ring

@@ -12,9 +12,6 @@
 
 namespace dlcnet::ring {
 
-// Throws Error when the world has fewer than 2 ranks.
-std::unique_ptr<runner::Pattern> make_pattern(const RingSpec& spec, const runner::NRankOptions& n);
-
 // Returns the exit code: 0, or 1 on every rank when any element was wrong (rank 0's verdict);
 // throws Error on failure.
 int run_rank(const RingSpec& spec, const runner::NRankOptions& n, int argc,
