@@ -67,7 +67,7 @@ pair() {  # pair NAME ARGS...: server in h0, client in h1 writes NAME.json
   shift
   ip netns exec "$p-h0" timeout 120 "$bin/dlc-bench" "$@" "${ucx[@]}" >/dev/null 2>&1 &
   sleep 0.5
-  ip netns exec "$p-h1" timeout 120 "$bin/dlc-bench" "$@" "${ucx[@]}" -q \
+  ip netns exec "$p-h1" timeout 120 "$bin/dlc-bench" "$@" "${ucx[@]}" \
     --json "$work/$name.json" 10.230.0.1 >/dev/null
   wait
 }
