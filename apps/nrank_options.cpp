@@ -6,6 +6,7 @@
 #include "apps/star_links_option.hpp"
 #include "apps/timeout_option.hpp"
 #include "apps/ucx_connections_option.hpp"
+#include "core/distinct_files.hpp"
 #include "core/error.hpp"
 
 namespace dlcnet::cli {
@@ -85,6 +86,15 @@ void finish_nrank_options(NRankCli& o) {
   if (o.spawn && (o.given.rank || o.given.world_size || !o.given.coordinator.empty())) {
     throw Error("--spawn starts every rank itself: give no --rank, --world-size or --coordinator");
   }
+  // Rank 0's outputs, each a file of its own, none of them the calibration it reads.
+  const runner::NRankOptions& r = o.run;
+  check_distinct_files(
+      {{"--json", r.json_path, true},
+       {"--fct", r.fct_path, true},
+       {"--export-flows", r.export_flows, true},
+       {"--export-flows' map", r.export_flows.empty() ? "" : r.export_flows + ".map", true},
+       {"--records", r.records_path, true},
+       {"--calibration", r.calibration_path, false}});
 }
 
 }  // namespace dlcnet::cli

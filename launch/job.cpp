@@ -422,12 +422,12 @@ nlohmann::json Job::setup_json() const {
 }
 
 int run_job(const JobConfig& config, const std::function<int(Job&)>& body) {
-  Job jl(config);
-  jl.join();
+  Job job(config);
+  job.join();
   try {
-    return body(jl);
+    return body(job);
   } catch (const std::exception& e) {
-    throw Error(jl.settle_failure(e.what(), stalled_on(e)));
+    throw Error(job.settle_failure(e.what(), stalled_on(e)));
   }
 }
 

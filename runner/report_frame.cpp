@@ -19,12 +19,12 @@ nlohmann::json job_run_context(const std::string& tool, int argc, const char* co
   return ctx;
 }
 
-nlohmann::json incomplete_report(const std::string& cause, nlohmann::json context, const Job& jl,
+nlohmann::json incomplete_report(const std::string& cause, nlohmann::json context, const Job& job,
                                  const RankOutputs& out) {
   nlohmann::json doc = {{"complete", false}, {"error", cause}};
   doc["context"] = std::move(context);
-  doc["phases_s"] = jl.phases_json();
-  doc["setup"] = jl.setup_json();
+  doc["phases_s"] = job.phases_json();
+  doc["setup"] = job.setup_json();
   doc["files"] = out.files_json();
   return doc;
 }

@@ -23,7 +23,7 @@ nlohmann::json job_run_context(const std::string& tool, int argc, const char* co
 
 // {"complete": false, "error": cause, "context", "phases_s", "setup", "files"}: the tool adds
 // what it completed before the failure.
-nlohmann::json incomplete_report(const std::string& cause, nlohmann::json context, const Job& jl,
+nlohmann::json incomplete_report(const std::string& cause, nlohmann::json context, const Job& job,
                                  const RankOutputs& out);
 
 }  // namespace dlcnet

@@ -25,12 +25,12 @@ namespace {
 
 class Run {
  public:
-  Run(const NRankOptions& o, const std::string& tool, Pattern& p, Job& jl,
+  Run(const NRankOptions& o, const std::string& tool, Pattern& p, Job& job,
       const model::Calibration* calibration, int argc, const char* const* argv)
       : o_(o),
         tool_(tool),
         p_(p),
-        jl_(jl),
+        job_(job),
         calibration_(calibration),
         argc_(argc),
         argv_(argv),
@@ -49,7 +49,7 @@ class Run {
   const NRankOptions& o_;
   const std::string& tool_;
   Pattern& p_;
-  Job& jl_;
+  Job& job_;
   const model::Calibration* calibration_;
   int argc_;
   const char* const* argv_;
@@ -87,32 +87,32 @@ int Run::operator()() {
   std::string fields;
   for (const auto& [name, value] : a.fields) fields += name + " " + value + "\n";
   if (!fields.empty()) fields.pop_back();
-  p_.agreed(jl_.agree(a.fingerprint, p_.limit_offer(t.max_message_size()), "runs" + differs,
+  p_.agreed(job_.agree(a.fingerprint, p_.limit_offer(t.max_message_size()), "runs" + differs,
                       "run" + differs, fields));
   const MemoryNeed need = p_.memory();
-  check_registered_memory(need.bytes, me_, jl_.ranks_on_this_host(), need.detail, need.fix);
+  check_registered_memory(need.bytes, me_, job_.ranks_on_this_host(), need.detail, need.fix);
   const RegionId clock_region = t.allocate_memory(64).region;
   p_.allocate(t);
-  jl_.connect(t, p_.peers());
-  idle_ = jl_.idle_for(o_.idle, t);
-  jl_.align_clocks(t, clock_region, idle_);
+  job_.connect(t, p_.peers());
+  idle_ = job_.idle_for(o_.idle, t);
+  job_.align_clocks(t, clock_region, idle_);
 
   RankContext c{
-      jl_, t, idle_, choice_->chosen, choice_->reason, me_, world_, me_ == 0 && !o_.quiet};
+      job_, t, idle_, choice_->chosen, choice_->reason, me_, world_, me_ == 0 && !o_.quiet};
   p_.prepare(c);
   try {
-    p_.run(c, jl_.release(p_.release(), idle_));
+    p_.run(c, job_.release(p_.release(), idle_));
   } catch (const std::exception& e) {
     fail(c, e);
   }
-  jl_.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
-  jl_.align_clocks(t, clock_region, idle_);
-  const std::vector<ClockModel> clocks = jl_.clock_models();
-  const ReleaseReport release = jl_.release_report();
-  const std::vector<Bytes> gathered = jl_.gather(p_.finish(c, clocks));
+  job_.bootstrap().barrier();  // the clock ping-pongs need a quiet transport
+  job_.align_clocks(t, clock_region, idle_);
+  const std::vector<ClockModel> clocks = job_.clock_models();
+  const ReleaseReport release = job_.release_report();
+  const std::vector<Bytes> gathered = job_.gather(p_.finish(c, clocks));
   if (me_ != 0) {
     records();
-    return jl_.verdict(true);
+    return job_.verdict(true);
   }
   return report(c, gathered, clocks, release);
 }
@@ -120,9 +120,9 @@ int Run::operator()() {
 nlohmann::json Run::context() const {
   nlohmann::json ctx = job_run_context(tool_, argc_, argv_, *choice_->transport, *choice_, *cpu_,
                                        world_, o_.env.source, idle_);
-  ctx["coordinator"] = o_.env.coordinator_host + ":" + std::to_string(jl_.port());
+  ctx["coordinator"] = o_.env.coordinator_host + ":" + std::to_string(job_.port());
   nlohmann::json hosts = nlohmann::json::array();
-  for (const HostIdentity& h : jl_.hosts()) hosts.push_back(h.hostname);
+  for (const HostIdentity& h : job_.hosts()) hosts.push_back(h.hostname);
   ctx["hosts"] = hosts;
   ctx["send_depth"] = topts_.send_depth;
   p_.add_context(ctx);
@@ -139,11 +139,11 @@ void Run::records() {
 void Run::fail(RankContext& c, const std::exception& e) {
   // A rank stopped or failed during the run: every rank's records hold what it completed
   // before; rank 0's JSON says how far the job got, marked incomplete.
-  const std::string cause = jl_.settle_failure(e.what(), stalled_on(e));
+  const std::string cause = job_.settle_failure(e.what(), stalled_on(e));
   write_each({[&] { records(); },
               [&] {
                 if (me_ != 0 || !out_->json()) return;
-                nlohmann::json doc = incomplete_report(cause, context(), jl_, *out_);
+                nlohmann::json doc = incomplete_report(cause, context(), job_, *out_);
                 const std::string done = p_.incomplete(c, doc);
                 doc["complete"] = false;
                 doc["error"] = cause;
@@ -165,8 +165,8 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
   PatternReport r = p_.report(c, gathered, clocks, want_groups);
   if (c.print) {
     if (!links.is_null()) std::cout << fabric::star_links_line(links) << '\n';
-    print_clocks(std::cout, jl_.clock_reports(), release);
-    std::cout << jl_.phases_line() << '\n';
+    print_clocks(std::cout, job_.clock_reports(), release);
+    std::cout << job_.phases_line() << '\n';
     std::cout.flush();
   }
   const compare::FlowMap fmap = compare::flow_map_of(r.flows, r.groups, tool_, r.group_kind);
@@ -174,10 +174,10 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
     nlohmann::json doc = std::move(r.body);
     doc["complete"] = true;
     doc["context"] = context();
-    doc["clock"] = clocks_json(jl_.clock_reports());
+    doc["clock"] = clocks_json(job_.clock_reports());
     doc["release"] = release.to_json();
-    doc["phases_s"] = jl_.phases_json();
-    doc["setup"] = jl_.setup_json();
+    doc["phases_s"] = job_.phases_json();
+    doc["setup"] = job_.setup_json();
     if (!links.is_null()) doc["star_links"] = links;
     // Time zero of --export-flows' flow.txt and of --fct (the first post of any message) on
     // the clock of every other time here: a prediction's time axis maps onto this one by it.
@@ -200,7 +200,7 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
                     },
                     json);
               }});
-  return jl_.verdict(r.ok);
+  return job_.verdict(r.ok);
 }
 
 }  // namespace
@@ -214,7 +214,7 @@ int run_rank(const NRankOptions& o, const std::string& tool, Pattern& pattern, i
   JobConfig jc = job_config(o.env, std::chrono::seconds(o.timeout_s));
   jc.clock_samples = o.clock_samples;
   const model::Calibration* cal = calibration ? &*calibration : nullptr;
-  return run_job(jc, [&](Job& jl) { return Run(o, tool, pattern, jl, cal, argc, argv)(); });
+  return run_job(jc, [&](Job& job) { return Run(o, tool, pattern, job, cal, argc, argv)(); });
 }
 
 }  // namespace dlcnet::runner

@@ -183,4 +183,6 @@ check_usage "--ranks 4097" "--ranks: '4097' is out of range" "$B" ring --spawn -
 check_usage "-n 4e9" "--iters: '4000000000' is out of range" "$B" ring --spawn --ranks 2 -n 4000000000
 check_usage "-w 4e9" "--warmup_iters: '4000000000' is out of range" "$B" ring --spawn --ranks 2 -w 4000000000
 check_usage "unknown option" "not expected: --bogus" "$B" ring --spawn --ranks 2 --bogus
+check_usage "--json and --export-flows one file" "--json .*x.json and --export-flows .*name one file" \
+  "$B" ring --spawn --ranks 2 --json "$work/x.json" --export-flows "$work/x.json"
 finish
