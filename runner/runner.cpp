@@ -88,7 +88,7 @@ int Run::operator()() {
   for (const auto& [name, value] : a.fields) fields += name + " " + value + "\n";
   if (!fields.empty()) fields.pop_back();
   p_.agreed(job_.agree(a.fingerprint, p_.limit_offer(t.max_message_size()), "runs" + differs,
-                      "run" + differs, fields));
+                       "run" + differs, fields));
   const MemoryNeed need = p_.memory();
   check_registered_memory(need.bytes, me_, job_.ranks_on_this_host(), need.detail, need.fix);
   const RegionId clock_region = t.allocate_memory(64).region;

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "replay/replay_report.hpp"
 #include "replay/replay_analysis.hpp"
+#include "replay/replay_report.hpp"
 #include "trace/trace_synth.hpp"
 
 namespace dlcnet::replay {
