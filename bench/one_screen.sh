@@ -41,10 +41,12 @@ cleanup() {
 trap cleanup EXIT
 
 header() {  # header FILE COMMAND...: what made the file
+  local file="$1"
+  shift
   {
     echo "# made by bench/one_screen.sh at $commit${dirty:+ (tree dirty)} on $(date -u +%FT%TZ)"
     echo "# command: $*"
-  } >"$1"
+  } >"$file"
 }
 
 # --- dlc-bench ring on a 100 Mbit/s star (README, "dlc-bench ring in one screen") ---
