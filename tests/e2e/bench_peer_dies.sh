@@ -9,7 +9,7 @@ B="$BIN/dlc-bench"
 T=(--transport ucx --timeout 30)
 [ "$tls" = default ] || T+=(--ucx-tls "$tls")
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+  python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])'
 }
 
 # sweep VICTIM: runs a sweep, SIGKILLs VICTIM (server or client) once the client printed three

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 B="$BIN/dlc-bench"
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+  python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])'
 }
 # pair NAME JSON ARGS...: a server and a client of `lat -s 64 -n 2000` on 127.0.0.1.
 pair() {
