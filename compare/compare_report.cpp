@@ -35,8 +35,8 @@ nlohmann::json matched_json(const Matched& m) {
 }  // namespace
 
 Comparison compare(const FlowMap& map, const std::string& measured_file,
-                   std::span<const model::FctRecord> fct, const std::string& predicted_file,
-                   double ack_ns, bool free_starts) {
+                   std::span<const FctRecord> fct, const std::string& predicted_file, double ack_ns,
+                   bool free_starts) {
   Comparison c;
   c.measured_file = measured_file;
   c.predicted_file = predicted_file;

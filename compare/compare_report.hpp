@@ -28,8 +28,8 @@ struct Comparison {
 };
 
 Comparison compare(const FlowMap& map, const std::string& measured_file,
-                   std::span<const model::FctRecord> fct, const std::string& predicted_file,
-                   double ack_ns, bool free_starts = false);
+                   std::span<const FctRecord> fct, const std::string& predicted_file, double ack_ns,
+                   bool free_starts = false);
 
 void print_comparison(std::ostream& out, const Comparison& c);
 nlohmann::json comparison_json(const Comparison& c);

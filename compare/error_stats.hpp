@@ -23,7 +23,7 @@ struct Matched {
   double measured_ns = 0;         // fct measured
   double predicted_ns = 0;        // fct predicted
   double ack_ns = 0;              // the fct's acknowledgement: arrival = start + fct - ack_ns
-  int32_t group = -1, key = -1, opnum = 0;  // the message's context (compare/flow_map.hpp)
+  int32_t group = -1, key = -1, opnum = 0;  // the message's context (flows/flow_map.hpp)
   double error() const noexcept {
     return measured_ns > 0 ? (predicted_ns - measured_ns) / measured_ns : 0;
   }

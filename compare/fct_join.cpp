@@ -16,14 +16,14 @@ uint64_t flow_key(uint32_t src, uint32_t dst, uint32_t sport) {
 
 }  // namespace
 
-Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
-              const std::string& fct_file, double ack_ns, bool free_starts) {
+Join join_fct(const FlowMap& map, std::span<const FctRecord> fct, const std::string& fct_file,
+              double ack_ns, bool free_starts) {
   std::unordered_map<uint64_t, uint32_t> by_key;
   by_key.reserve(map.flows.size());
   for (const MappedFlow& m : map.flows) by_key.emplace(flow_key(m.src, m.dst, m.sport), m.flow);
   std::vector<int64_t> predicted(map.flows.size(), -1);
   std::vector<uint64_t> predicted_start(map.flows.size(), 0);
-  for (const model::FctRecord& r : fct) {
+  for (const FctRecord& r : fct) {
     const std::string where = fct_file + ":" + std::to_string(r.line) + ": ";
     const auto it = by_key.find(flow_key(r.src(), r.dst(), r.sport));
     if (it == by_key.end()) {

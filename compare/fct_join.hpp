@@ -1,4 +1,4 @@
-// Joins a flow map (what was measured, compare/flow_map.hpp) with a simulator's or the model's
+// Joins a flow map (what was measured, flows/flow_map.hpp) with a simulator's or the model's
 // fct.txt for the flow.txt exported beside it: an fct line names its flow by (sip, dip, sport),
 // the pair's sport counting from 10000 in flow.txt's order, as HPCC numbers them. Both sides
 // are put in HPCC's meaning of fct, from the start to the sender's completion (the last byte
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "compare/error_stats.hpp"
-#include "compare/flow_map.hpp"
-#include "model/hpcc_fct.hpp"
+#include "flows/flow_map.hpp"
+#include "flows/hpcc_fct.hpp"
 
 namespace dlcnet::compare {
 
@@ -28,7 +28,7 @@ struct Join {
 // `free_starts`: the prediction chose its own start times (a dependency-driven prediction,
 // `dlc-compare predict-job`): starts are not checked, and a group's predicted span runs from its
 // first predicted start.
-Join join_fct(const FlowMap& map, std::span<const model::FctRecord> fct,
-              const std::string& fct_file, double ack_ns, bool free_starts = false);
+Join join_fct(const FlowMap& map, std::span<const FctRecord> fct, const std::string& fct_file,
+              double ack_ns, bool free_starts = false);
 
 }  // namespace dlcnet::compare

@@ -5,7 +5,7 @@
 #include <map>
 #include <tuple>
 
-#include "flows/fct.hpp"
+#include "model/hpcc_prediction.hpp"
 
 namespace dlcnet::compare {
 NamedFct name_prediction(const FlowMap& like, std::span<const model::Message> messages,
@@ -27,19 +27,19 @@ NamedFct name_prediction(const FlowMap& like, std::span<const model::Message> me
       continue;
     }
     const model::MessageTimes& t = times[i];
-    model::FctRecord r;
+    FctRecord r;
     r.sip = hpcc_node_ip(m.src);
     r.dip = hpcc_node_ip(m.dst);
     r.sport = it->second->sport;
     r.dport = 100;
     r.size = m.bytes;
-    r.start_ns = model::fct_ns(t.start_s - named.origin_s, i, "start");
-    r.fct_ns = model::fct_ns(t.finish_s + latency_s - t.start_s, i, "fct");
-    r.standalone_ns = model::fct_ns(model::standalone_fct_s(m.bytes, c), i, "standalone fct");
+    r.start_ns = fct_ns(t.start_s - named.origin_s, i, "start");
+    r.fct_ns = fct_ns(t.finish_s + latency_s - t.start_s, i, "fct");
+    r.standalone_ns = fct_ns(model::standalone_fct_s(m.bytes, c), i, "standalone fct");
     named.records.push_back(r);
   }
   std::stable_sort(named.records.begin(), named.records.end(),
-                   [](const model::FctRecord& a, const model::FctRecord& b) {
+                   [](const FctRecord& a, const FctRecord& b) {
                      return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
                    });
   return named;

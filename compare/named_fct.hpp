@@ -9,17 +9,17 @@
 #include <span>
 #include <vector>
 
-#include "compare/flow_map.hpp"
+#include "flows/flow_map.hpp"
+#include "flows/hpcc_fct.hpp"
 #include "model/calibration.hpp"
-#include "model/hpcc_fct.hpp"
 #include "model/message.hpp"
 
 namespace dlcnet::compare {
 
 struct NamedFct {
-  std::vector<model::FctRecord> records;  // by start + fct, ties in the messages' order
-  uint64_t unnamed = 0;                   // messages with no flow of the map
-  double origin_s = 0;                    // the first predicted post: start_ns 0
+  std::vector<FctRecord> records;  // by start + fct, ties in the messages' order
+  uint64_t unnamed = 0;            // messages with no flow of the map
+  double origin_s = 0;             // the first predicted post: start_ns 0
 };
 
 // `key`, `opnum`: per message, its name in the replay's records (replay/job_messages.hpp).

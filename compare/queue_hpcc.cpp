@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
-#include "model/line_fields.hpp"
+#include "flows/line_fields.hpp"
 
 namespace dlcnet::compare {
 namespace {
@@ -28,7 +28,7 @@ struct Port {
 
 std::vector<QueueSeries> read_hpcc_qlen(std::istream& in, const std::string& file,
                                         double sample_s) {
-  model::LineFields f(in, file);
+  LineFields f(in, file);
   std::map<std::pair<int64_t, int64_t>, Port> ports;
   bool in_block = false;
   double block_s = 0;

@@ -2,12 +2,12 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
-#include "model/line_fields.hpp"
+#include "flows/line_fields.hpp"
 
 namespace dlcnet::compare {
 
 QueueSeries read_model_queue(std::istream& in, const std::string& file) {
-  model::LineFields f(in, file, 0, ',');
+  LineFields f(in, file, 0, ',');
   if (!f.next_line() || f.line().rfind("time_s,bytes", 0) != 0) {
     throw Error(file + ":" + std::to_string(f.line_number()) +
                 ": the model's queue starts with the header \"time_s,bytes\"");

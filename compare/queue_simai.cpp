@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
-#include "model/line_fields.hpp"
+#include "flows/line_fields.hpp"
 
 namespace dlcnet::compare {
 namespace {
@@ -25,7 +25,7 @@ std::string without_spaces(const std::string& s) {
 
 std::vector<QueueSeries> read_simai_queue(std::istream& in, const std::string& file,
                                           int64_t queue) {
-  model::LineFields f(in, file, 0, ',');
+  LineFields f(in, file, 0, ',');
   if (!f.next_line()) throw Error(file + ": empty (SimAI's queue monitor starts with a header)");
   if (without_spaces(f.line()) != kHeader) {
     f.fail_line(

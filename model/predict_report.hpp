@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "flows/hpcc_flow.hpp"
 #include "model/calibration.hpp"
-#include "model/hpcc_flow.hpp"
 #include "model/message.hpp"
 #include "model/network.hpp"
 

@@ -4,19 +4,19 @@
 #include <iostream>
 #include <optional>
 
-#include "compare/flow_export.hpp"
-#include "compare/measured_fct.hpp"
 #include "core/error.hpp"
 #include "core/log_line.hpp"
 #include "core/memory_budget.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
 #include "fabric/star_links.hpp"
+#include "flows/flow_export.hpp"
 #include "flows/flow_report.hpp"
+#include "flows/hpcc_fct.hpp"
 #include "launch/rank_cpu.hpp"
 #include "launch/transport_select.hpp"
 #include "model/calibration.hpp"
-#include "model/hpcc_fct.hpp"
+#include "model/measured_fct.hpp"
 #include "runner/rank_outputs.hpp"
 #include "runner/report_frame.hpp"
 
@@ -55,7 +55,7 @@ class Run {
   const char* const* argv_;
   int me_, world_;
   std::optional<RankOutputs> out_;
-  std::optional<compare::FlowExport> flows_out_;
+  std::optional<FlowExport> flows_out_;
   std::vector<fabric::LinkReading> links_before_;
   std::optional<TransportChoice> choice_;
   std::optional<CpuBinding> cpu_;
@@ -169,7 +169,7 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
     std::cout << job_.phases_line() << '\n';
     std::cout.flush();
   }
-  const compare::FlowMap fmap = compare::flow_map_of(r.flows, r.groups, tool_, r.group_kind);
+  const FlowMap fmap = flow_map_of(r.flows, r.groups, tool_, r.group_kind);
   auto json = [&] {
     nlohmann::json doc = std::move(r.body);
     doc["complete"] = true;
@@ -185,21 +185,20 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
     doc["files"] = out_->files_json();
     if (!o_.export_flows.empty()) {
       doc["files"]["flows"] = o_.export_flows;
-      doc["files"]["flow_map"] = compare::flow_map_path(o_.export_flows);
+      doc["files"]["flow_map"] = flow_map_path(o_.export_flows);
     }
     return doc;
   };
-  write_each({[&] { records(); },
-              [&] {
-                if (flows_out_->wanted()) flows_out_->write(fmap);
-              },
-              [&] {
-                out_->write_reports(
-                    [&](std::ostream& f) {
-                      model::write_fct_txt(f, compare::measured_fct(fmap, *calibration_));
-                    },
-                    json);
-              }});
+  write_each(
+      {[&] { records(); },
+       [&] {
+         if (flows_out_->wanted()) flows_out_->write(fmap);
+       },
+       [&] {
+         out_->write_reports(
+             [&](std::ostream& f) { write_fct_txt(f, model::measured_fct(fmap, *calibration_)); },
+             json);
+       }});
   return job_.verdict(r.ok);
 }
 

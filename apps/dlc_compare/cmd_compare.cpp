@@ -34,7 +34,7 @@ int run_compare(const CompareOptions& o, Argv args) {
   double ack_s = o.ack_us * 1e-6;
   if (!o.calibration.empty()) ack_s = model::read_calibration(o.calibration).base_latency_s;
   const FlowMap map = read_flow_map(o.measured);
-  const std::vector<model::FctRecord> fct = model::read_fct_txt(o.predicted);
+  const std::vector<FctRecord> fct = read_fct_txt(o.predicted);
   const Comparison c = compare(map, o.measured, fct, o.predicted, ack_s * 1e9, o.free_starts);
   print_comparison(std::cout, c);
   auto write_csv = [&] {

@@ -10,8 +10,8 @@
 #include "core/log_line.hpp"
 #include "core/output_file.hpp"
 #include "core/run_context.hpp"
-#include "model/hpcc_fct.hpp"
-#include "model/hpcc_flow.hpp"
+#include "flows/hpcc_flow.hpp"
+#include "model/hpcc_prediction.hpp"
 #include "model/hpcc_topology.hpp"
 #include "model/predict.hpp"
 #include "model/predict_report.hpp"
@@ -41,7 +41,7 @@ int run_predict(const PredictOptions& o, Argv args) {
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const model::Calibration c = model::read_calibration(o.calibration);
   size_t ignored = 0;
-  const std::vector<model::HpccFlow> flows = model::read_flow_txt(o.flows, &ignored);
+  const std::vector<HpccFlow> flows = read_flow_txt(o.flows, &ignored);
   if (ignored > 0) {
     log_line("dlc-compare predict: " + o.flows + ": the " + std::to_string(flows.size()) +
              " flows its first line counts, as HPCC reads it; the " + std::to_string(ignored) +
@@ -50,9 +50,8 @@ int run_predict(const PredictOptions& o, Argv args) {
   const model::Network net = model::network_for(o.net, flows, o.flows, c);
   const std::vector<model::Message> messages = model::messages_from_flows(flows);
   const model::Prediction p = model::predict(net, c, messages);
-  write_stream(fct, [&](std::ostream& out) {
-    model::write_fct_txt(out, model::fct_from_prediction(flows, p, c));
-  });
+  write_stream(
+      fct, [&](std::ostream& out) { write_fct_txt(out, model::fct_from_prediction(flows, p, c)); });
   if (topology) {
     write_stream(*topology,
                  [&](std::ostream& out) { model::write_topology_txt(out, net.hosts(), c); });

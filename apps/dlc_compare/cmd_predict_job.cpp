@@ -7,12 +7,12 @@
 
 #include "apps/cli_number.hpp"
 #include "apps/dlc_compare/commands.hpp"
-#include "compare/flow_map.hpp"
 #include "compare/named_fct.hpp"
 #include "core/error.hpp"
 #include "core/memory_budget.hpp"
 #include "core/output_file.hpp"
-#include "model/hpcc_fct.hpp"
+#include "flows/flow_map.hpp"
+#include "flows/hpcc_fct.hpp"
 #include "model/predict.hpp"
 #include "replay/job_messages.hpp"
 #include "replay/replay_rank_map.hpp"
@@ -73,7 +73,7 @@ int run_predict_job(const PredictJobOptions& o) {
   const model::Prediction p = model::predict(net, c, jm.messages);
 
   const NamedFct named = name_prediction(like, jm.messages, jm.key, jm.opnum, p, net.latency_s, c);
-  write_stream(fct, [&](std::ostream& f) { model::write_fct_txt(f, named.records); });
+  write_stream(fct, [&](std::ostream& f) { write_fct_txt(f, named.records); });
   std::cout << "dlc-compare predict-job: " << jm.messages.size() << " messages on "
             << map.world_size() << " ranks (" << o.mode << "), from 0 to "
             << (p.end_s - named.origin_s) * 1e3 << " ms; " << named.records.size()

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "model/hpcc_fct.hpp"
+#include "flows/hpcc_fct.hpp"
 
 namespace dlcnet::compare {
 namespace {
@@ -34,7 +34,7 @@ const char* kFct =
 Comparison run(const std::string& map_text, const std::string& fct_text) {
   std::istringstream m(map_text), f(fct_text);
   const FlowMap map = read_flow_map(m, "m.map");
-  const std::vector<model::FctRecord> fct = model::read_fct_txt(f, "fct.txt");
+  const std::vector<FctRecord> fct = read_fct_txt(f, "fct.txt");
   return compare(map, "m.map", fct, "fct.txt", 10000);
 }
 

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "flows/fct.hpp"
+#include "model/hpcc_prediction.hpp"
 
 namespace dlcnet::compare {
 namespace {
@@ -54,7 +54,7 @@ TEST(CompareNamedFct, JoinsShiftsAndSortsByCompletion) {
   EXPECT_EQ(named.unnamed, 1u);
   ASSERT_EQ(named.records.size(), 3u);
   // Completion (start + fct, from the origin): message 3 at 1.75 s, 2 at 2.25 s, 0 at 3.75 s.
-  const model::FctRecord& a = named.records[0];
+  const FctRecord& a = named.records[0];
   EXPECT_EQ(a.sip, hpcc_node_ip(1));
   EXPECT_EQ(a.dip, hpcc_node_ip(0));
   EXPECT_EQ(a.sport, 10000u);
@@ -64,13 +64,13 @@ TEST(CompareNamedFct, JoinsShiftsAndSortsByCompletion) {
   EXPECT_EQ(a.fct_ns, 750'000'000u);
   EXPECT_EQ(a.standalone_ns,
             static_cast<uint64_t>(std::llround(model::standalone_fct_s(400, c) * 1e9)));
-  const model::FctRecord& b = named.records[1];
+  const FctRecord& b = named.records[1];
   EXPECT_EQ(b.sip, hpcc_node_ip(2));
   EXPECT_EQ(b.sport, 10000u);
   EXPECT_EQ(b.size, 300u);
   EXPECT_EQ(b.start_ns, 1'500'000'000u);
   EXPECT_EQ(b.fct_ns, 750'000'000u);
-  const model::FctRecord& d = named.records[2];
+  const FctRecord& d = named.records[2];
   EXPECT_EQ(d.sport, 10001u);
   EXPECT_EQ(d.size, 100u);
   EXPECT_EQ(d.start_ns, 500'000'000u);

@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "compare/flow_map.hpp"
 #include "compare/queue_hpcc.hpp"
 #include "compare/queue_model.hpp"
 #include "compare/queue_series.hpp"
 #include "compare/queue_simai.hpp"
 #include "core/error.hpp"
-#include "model/hpcc_fct.hpp"
-#include "model/hpcc_flow.hpp"
+#include "flows/flow_map.hpp"
+#include "flows/hpcc_flow.hpp"
+#include "model/hpcc_prediction.hpp"
 
 namespace {
 
@@ -46,9 +46,9 @@ void check_series(const QueueSeries& s, bool from_zero) {
 void read(int format, std::istream& in, const std::string& name) {
   switch (format) {
     case 0: {
-      const auto records = dlcnet::model::read_fct_txt(in, name);
+      const auto records = dlcnet::read_fct_txt(in, name);
       size_t line = 0;
-      for (const dlcnet::model::FctRecord& r : records) {
+      for (const dlcnet::FctRecord& r : records) {
         if (r.line <= line) __builtin_trap();  // one record per line, in order
         line = r.line;
         (void)r.src();
@@ -57,9 +57,9 @@ void read(int format, std::istream& in, const std::string& name) {
       break;
     }
     case 1: {
-      const auto flows = dlcnet::model::read_flow_txt(in, name);
+      const auto flows = dlcnet::read_flow_txt(in, name);
       double start = 0;
-      for (const dlcnet::model::HpccFlow& f : flows) {
+      for (const dlcnet::HpccFlow& f : flows) {
         if (!std::isfinite(f.start_s) || f.start_s < start) __builtin_trap();
         start = f.start_s;
       }
@@ -81,7 +81,7 @@ void read(int format, std::istream& in, const std::string& name) {
       }
       break;
     case 5: {
-      const dlcnet::compare::FlowMap map = dlcnet::compare::read_flow_map(in, name);
+      const dlcnet::FlowMap map = dlcnet::read_flow_map(in, name);
       for (size_t i = 0; i < map.flows.size(); ++i) {
         if (map.flows[i].flow != i) __builtin_trap();
         if (i > 0 && map.flows[i].start_ns < map.flows[i - 1].start_ns) __builtin_trap();

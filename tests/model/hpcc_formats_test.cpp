@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "model/hpcc_fct.hpp"
-#include "model/hpcc_flow.hpp"
+#include "flows/hpcc_flow.hpp"
+#include "model/hpcc_prediction.hpp"
 #include "model/hpcc_topology.hpp"
 #include "model/network.hpp"
 #include "model/predict.hpp"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "model/hpcc_prediction.hpp"
 #include "model/predict.hpp"
 #include "tests/model/model_test_support.hpp"
 

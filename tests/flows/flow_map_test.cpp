@@ -1,6 +1,6 @@
 // The flow map and flow.txt export: written and read back, sports as HPCC numbers them, starts
 // from the first post, and malformed maps named by file, line and field.
-#include "compare/flow_map.hpp"
+#include "flows/flow_map.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,11 +8,11 @@
 
 #include <sstream>
 
-#include "compare/flow_export.hpp"
 #include "core/error.hpp"
-#include "model/hpcc_flow.hpp"
+#include "flows/flow_export.hpp"
+#include "flows/hpcc_flow.hpp"
 
-namespace dlcnet::compare {
+namespace dlcnet {
 namespace {
 
 std::vector<Flow> three_flows() {
@@ -21,7 +21,7 @@ std::vector<Flow> three_flows() {
           Flow{1, 0, 7, 9, 65536, 700, 90000, 12}};
 }
 
-TEST(CompareFlowMap, ExportOrdersByStartAndNumbersPortsPerPair) {
+TEST(FlowMap, ExportOrdersByStartAndNumbersPortsPerPair) {
   const std::vector<Flow> flows = three_flows();
   const std::vector<int32_t> groups = {3, -1, 4};
   const FlowMap m = flow_map_of(flows, groups, "test", "round");
@@ -42,7 +42,7 @@ TEST(CompareFlowMap, ExportOrdersByStartAndNumbersPortsPerPair) {
   EXPECT_DOUBLE_EQ(m.flows[2].latency_ns, 2000);
 }
 
-TEST(CompareFlowMap, WrittenAndReadBack) {
+TEST(FlowMap, WrittenAndReadBack) {
   const FlowMap m = flow_map_of(three_flows(), {}, "dlc-bench fanin", "round");
   std::stringstream s;
   write_flow_map(s, m);
@@ -62,12 +62,12 @@ TEST(CompareFlowMap, WrittenAndReadBack) {
   }
 }
 
-TEST(CompareFlowMap, FlowTxtMatchesTheMap) {
+TEST(FlowMap, FlowTxtMatchesTheMap) {
   const std::string dir = ::testing::TempDir();
   const std::string path = dir + "/flow_map_test.txt";
   const FlowMap m = flow_map_of(three_flows(), {}, "t", "");
   FlowExport(path).write(m);
-  const std::vector<model::HpccFlow> f = model::read_flow_txt(path);
+  const std::vector<HpccFlow> f = read_flow_txt(path);
   const FlowMap r = read_flow_map(flow_map_path(path));
   ASSERT_EQ(f.size(), r.flows.size());
   for (size_t i = 0; i < f.size(); ++i) {
@@ -88,7 +88,7 @@ void expect_map_error(const std::string& text, const std::string& want) {
   }
 }
 
-TEST(CompareFlowMap, MalformedMapsNameFileLineAndField) {
+TEST(FlowMap, MalformedMapsNameFileLineAndField) {
   const std::string head = "# dlcnet flow map 1\n# tool t\n# group round\n# origin_ns 0\n";
   expect_map_error("0 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map: not a dlcnet flow map");
   expect_map_error("# dlcnet flow map 7\n0 1 0 10000 5 0 1 0 -1 0 0\n", "reads version 1");
@@ -115,4 +115,4 @@ TEST(FlowExport, RefusesASpecialFileBeforeWritingItsMap) {
 }
 
 }  // namespace
-}  // namespace dlcnet::compare
+}  // namespace dlcnet

@@ -9,12 +9,12 @@
 
 #include <vector>
 
-#include "compare/flow_map.hpp"
+#include "flows/flow_map.hpp"
 #include "model/calibration.hpp"
-#include "model/hpcc_fct.hpp"
+#include "model/hpcc_prediction.hpp"
 
-namespace dlcnet::compare {
+namespace dlcnet::model {
 
-std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Calibration& c);
+std::vector<FctRecord> measured_fct(const FlowMap& map, const model::Calibration& c);
 
-}  // namespace dlcnet::compare
+}  // namespace dlcnet::model

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace dlcnet::model {
+namespace dlcnet {
 
 class LineFields {
  public:
@@ -53,4 +53,4 @@ class LineFields {
   size_t line_no_ = 0, pos_ = 0;
 };
 
-}  // namespace dlcnet::model
+}  // namespace dlcnet

@@ -11,9 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "model/message.hpp"
-
-namespace dlcnet::model {
+namespace dlcnet {
 
 struct HpccFlow {
   uint32_t src = 0, dst = 0;
@@ -35,7 +33,4 @@ std::vector<HpccFlow> read_flow_txt(const std::string& path, size_t* ignored = n
 // Writes the count and the flows in order of start (stable); starts to the nanosecond.
 void write_flow_txt(std::ostream& out, std::span<const HpccFlow> flows);
 
-// One model message per flow, id = its position, posted at its start.
-std::vector<Message> messages_from_flows(std::span<const HpccFlow> flows);
-
-}  // namespace dlcnet::model
+}  // namespace dlcnet

@@ -1,13 +1,13 @@
-#include "compare/flow_map.hpp"
+#include "flows/flow_map.hpp"
 
 #include <cstdio>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
-#include "model/line_fields.hpp"
+#include "flows/line_fields.hpp"
 
-namespace dlcnet::compare {
+namespace dlcnet {
 namespace {
 
 constexpr const char* kColumns =
@@ -58,7 +58,7 @@ void write_flow_map(std::ostream& out, const FlowMap& map) {
 }
 
 FlowMap read_flow_map(std::istream& in, const std::string& file) {
-  model::LineFields f(in, file, '#');
+  LineFields f(in, file, '#');
   FlowMap map;
   bool first = true;
   while (f.next_line()) {
@@ -111,4 +111,4 @@ FlowMap read_flow_map(const std::string& path) {
                     [&](std::istream& in) { return read_flow_map(in, path); });
 }
 
-}  // namespace dlcnet::compare
+}  // namespace dlcnet

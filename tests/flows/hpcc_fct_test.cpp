@@ -1,4 +1,4 @@
-#include "flows/fct.hpp"
+#include "flows/hpcc_fct.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // --export-flows FILE: a run's messages (flows/flow.hpp, on rank 0's clock) as HPCC's flow.txt
-// at FILE and the flow map at FILE.map (compare/flow_map.hpp), so a simulator, or dlcnet's own
+// at FILE and the flow map at FILE.map (flows/flow_map.hpp), so a simulator, or dlcnet's own
 // model, can be run on exactly what was measured and compared with `dlc-compare FILE.map
 // fct.txt`. Node ids are ranks; starts count from the first message's post (origin); pg 3 and
 // dport 100 as in HPCC's examples; sports per (src, dst) pair from 10000 in start order, as
@@ -12,11 +12,11 @@
 #include <span>
 #include <string>
 
-#include "compare/flow_map.hpp"
 #include "core/output_file.hpp"
 #include "flows/flow.hpp"
+#include "flows/flow_map.hpp"
 
-namespace dlcnet::compare {
+namespace dlcnet {
 
 // `groups` is parallel to `flows` (empty: every group -1).
 FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups,
@@ -40,4 +40,4 @@ inline std::string flow_map_path(const std::string& flow_txt) {
   return flow_txt + ".map";
 }
 
-}  // namespace dlcnet::compare
+}  // namespace dlcnet

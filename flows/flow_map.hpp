@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace dlcnet::compare {
+namespace dlcnet {
 
 struct MappedFlow {
   uint32_t flow = 0, src = 0, dst = 0, sport = 0;
@@ -45,4 +45,4 @@ void write_flow_map(std::ostream& out, const FlowMap& map);
 FlowMap read_flow_map(std::istream& in, const std::string& file);
 FlowMap read_flow_map(const std::string& path);
 
-}  // namespace dlcnet::compare
+}  // namespace dlcnet

@@ -1,16 +1,16 @@
-#include "model/hpcc_flow.hpp"
+#include "flows/hpcc_flow.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
-#include "model/line_fields.hpp"
+#include "flows/line_fields.hpp"
 
-namespace dlcnet::model {
+namespace dlcnet {
 namespace {
 
-// HPCC's addresses (11.x.y.1, flows/fct.hpp) hold 16 bits of node id: a host past 65535 could
+// HPCC's addresses (11.x.y.1, flows/hpcc_fct.hpp) hold 16 bits of node id: a host past 65535 could
 // not be named in fct.txt, and a host id sizes the model's links (it made 2^31 allocate 11 GB).
 constexpr uint32_t kMaxHost = 65535;
 // Starts within about 31 years and sizes within 8 PiB (2^53, exact as the model's doubles):
@@ -95,16 +95,4 @@ void write_flow_txt(std::ostream& out, std::span<const HpccFlow> flows) {
   }
 }
 
-std::vector<Message> messages_from_flows(std::span<const HpccFlow> flows) {
-  std::vector<Message> m(flows.size());
-  for (size_t i = 0; i < flows.size(); ++i) {
-    m[i].id = i;
-    m[i].src = flows[i].src;
-    m[i].dst = flows[i].dst;
-    m[i].bytes = flows[i].size;
-    m[i].start_s = flows[i].start_s;
-  }
-  return m;
-}
-
-}  // namespace dlcnet::model
+}  // namespace dlcnet

@@ -1,4 +1,4 @@
-#include "compare/flow_export.hpp"
+#include "flows/flow_export.hpp"
 
 #include <sys/stat.h>
 
@@ -10,14 +10,10 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "model/hpcc_flow.hpp"
+#include "flows/hpcc_fct.hpp"
+#include "flows/hpcc_flow.hpp"
 
-namespace dlcnet::compare {
-namespace {
-
-constexpr uint32_t kFirstSport = 10000;  // HPCC's third.cc: portNumder[src][dst]++ from 10000
-
-}  // namespace
+namespace dlcnet {
 
 FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups,
                     const std::string& tool, const std::string& group_kind) {
@@ -82,19 +78,18 @@ FlowExport::FlowExport(const std::string& path)
 
 void FlowExport::write(const FlowMap& map) {
   if (!flows_) return;
-  std::vector<model::HpccFlow> hpcc;
+  std::vector<HpccFlow> hpcc;
   hpcc.reserve(map.flows.size());
   for (const MappedFlow& m : map.flows) {
-    model::HpccFlow h;
+    HpccFlow h;
     h.src = m.src;
     h.dst = m.dst;
     h.size = m.size;
     h.start_s = static_cast<double>(m.start_ns) * 1e-9;
     hpcc.push_back(h);
   }
-  write_each(
-      {[&] { write_stream(*flows_, [&](std::ostream& out) { model::write_flow_txt(out, hpcc); }); },
-       [&] { write_stream(*map_, [&](std::ostream& out) { write_flow_map(out, map); }); }});
+  write_each({[&] { write_stream(*flows_, [&](std::ostream& out) { write_flow_txt(out, hpcc); }); },
+              [&] { write_stream(*map_, [&](std::ostream& out) { write_flow_map(out, map); }); }});
 }
 
-}  // namespace dlcnet::compare
+}  // namespace dlcnet

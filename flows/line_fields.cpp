@@ -1,4 +1,4 @@
-#include "model/line_fields.hpp"
+#include "flows/line_fields.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 
-namespace dlcnet::model {
+namespace dlcnet {
 namespace {
 
 bool is_space(char c) noexcept {
@@ -125,4 +125,4 @@ void LineFields::expect_end(std::string_view what) {
     fail_line("more fields than " + std::string(what) + ": \"" + line_.substr(pos_) + "\"");
 }
 
-}  // namespace dlcnet::model
+}  // namespace dlcnet

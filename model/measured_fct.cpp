@@ -1,12 +1,12 @@
-#include "compare/measured_fct.hpp"
+#include "model/measured_fct.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "flows/fct.hpp"
+#include "flows/hpcc_fct.hpp"
 
-namespace dlcnet::compare {
+namespace dlcnet::model {
 namespace {
 
 uint64_t round_ns(double ns) {
@@ -15,11 +15,11 @@ uint64_t round_ns(double ns) {
 
 }  // namespace
 
-std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Calibration& c) {
-  std::vector<model::FctRecord> out;
+std::vector<FctRecord> measured_fct(const FlowMap& map, const model::Calibration& c) {
+  std::vector<FctRecord> out;
   out.reserve(map.flows.size());
   for (const MappedFlow& f : map.flows) {
-    model::FctRecord r;
+    FctRecord r;
     r.sip = hpcc_node_ip(f.src);
     r.dip = hpcc_node_ip(f.dst);
     r.sport = f.sport;
@@ -30,11 +30,10 @@ std::vector<model::FctRecord> measured_fct(const FlowMap& map, const model::Cali
     r.standalone_ns = round_ns(model::standalone_fct_s(f.size, c) * 1e9);
     out.push_back(r);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const model::FctRecord& a, const model::FctRecord& b) {
-                     return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
-                   });
+  std::stable_sort(out.begin(), out.end(), [](const FctRecord& a, const FctRecord& b) {
+    return a.start_ns + a.fct_ns < b.start_ns + b.fct_ns;
+  });
   return out;
 }
 
-}  // namespace dlcnet::compare
+}  // namespace dlcnet::model

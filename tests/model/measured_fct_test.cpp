@@ -1,13 +1,13 @@
 // The measured fct.txt (--fct) in HPCC's meaning, by hand.
-#include "compare/measured_fct.hpp"
+#include "model/measured_fct.hpp"
 
 #include <gtest/gtest.h>
 
-namespace dlcnet::compare {
+namespace dlcnet::model {
 namespace {
 
-TEST(CompareMeasuredFct, HpccMeaningFromTheCalibration) {
-  model::Calibration c;
+TEST(ModelMeasuredFct, HpccMeaningFromTheCalibration) {
+  Calibration c;
   c.link_rate_Bps = 1e9;    // 1 byte per ns
   c.base_latency_s = 5e-6;  // 5 us one way
   c.header_bytes = 0;
@@ -18,7 +18,7 @@ TEST(CompareMeasuredFct, HpccMeaningFromTheCalibration) {
   m.flows = {{0, 1, 0, 10000, 4000, 0, 20000, 10, 0, 0, 0},
              {1, 2, 0, 10000, 1000, 1000, 9000, 10, 0, 1, 0},
              {2, 2, 0, 10001, 8, 2000, -3000, 10, 0, 2, 0}};
-  const std::vector<model::FctRecord> r = measured_fct(m, c);
+  const std::vector<FctRecord> r = measured_fct(m, c);
   ASSERT_EQ(r.size(), 3u);
   // In order of completion: the third (2000 + max(0, -3000 + 5000)), the second (1000 + 14000),
   // the first (0 + 25000).
@@ -36,4 +36,4 @@ TEST(CompareMeasuredFct, HpccMeaningFromTheCalibration) {
 }
 
 }  // namespace
-}  // namespace dlcnet::compare
+}  // namespace dlcnet::model
