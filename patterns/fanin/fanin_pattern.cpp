@@ -102,11 +102,18 @@ class Fanin final : public runner::Pattern {
     return is_worker(me_, world_, spec_) ? encode(mine_w_) : encode(mine_b_);
   }
 
+  void use_records(RecordWriter* w) override { records_ = w; }
+
+  // What the round callbacks (prepare) have not written: the background's, and any round
+  // completed without them.
   void write_records(RecordWriter& w) override {
     if (me_ == kServer) {
-      write_server_records(w, spec_, workers_, server_);
+      for (size_t i = written_; i < server_.rounds.size(); ++i)
+        write_server_round(w, spec_, static_cast<int64_t>(i), server_.rounds[i], seq_);
+      write_server_background(w, spec_, workers_, server_, seq_);
     } else if (is_worker(me_, world_, spec_)) {
-      write_worker_records(w, spec_, me_, mine_w_);
+      for (size_t i = written_; i < mine_w_.size(); ++i)
+        write_worker_round(w, spec_, me_, mine_w_[i], seq_);
     } else {
       write_background_records(w, spec_, me_, mine_b_);
     }
@@ -135,6 +142,9 @@ class Fanin final : public runner::Pattern {
   QueueSeries queue_;
   ServerTimes server_;
   std::vector<WorkerRound> mine_w_;
+  RecordWriter* records_ = nullptr;
+  size_t written_ = 0;  // rounds whose records are in the file
+  uint64_t seq_ = 0;
   BackgroundTimes mine_b_;
 };
 
@@ -157,6 +167,18 @@ void Fanin::prepare(runner::RankContext& c) {
     return std::llround(before.to_local(static_cast<double>(ref)));
   };
   rounds_ = schedule(spec_, workers_);
+  if (records_) {  // each round's records in the file as it completes
+    r.server_round = [this](size_t i, const ServerRound& sr) {
+      write_server_round(*records_, spec_, static_cast<int64_t>(i), sr, seq_);
+      written_ = i + 1;
+      records_->flush();
+    };
+    r.worker_round = [this](const WorkerRound& wr) {
+      write_worker_round(*records_, spec_, me_, wr, seq_);
+      ++written_;
+      records_->flush();
+    };
+  }
   if (me_ == kServer && !o_.qdisc_dev.empty()) {
     sampler_ = std::make_unique<QueueSampler>(o_.qdisc_dev, o_.qdisc_netns, o_.qdisc_hz);
   }

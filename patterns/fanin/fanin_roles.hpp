@@ -33,6 +33,10 @@ struct RoleContext {
   int64_t min_lead_ns = 2'000'000;  // instant release: how far ahead the server names a start
   // Rank 0's instant (its clock, and its kernel's CLOCK_MONOTONIC) on this rank's clock.
   std::function<int64_t(int64_t ref_ns, int64_t monotonic_ns)> to_local;
+  // Called after each round this rank completes, with its times (the pattern writes its
+  // records then, so a rank killed later keeps them); unset: nothing.
+  std::function<void(size_t index, const ServerRound& r)> server_round;
+  std::function<void(const WorkerRound& r)> worker_round;
 };
 
 // Before the job's release: what a worker or background rank must have posted first.

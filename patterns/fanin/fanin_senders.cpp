@@ -40,6 +40,7 @@ class Worker {
     for (size_t j = 0; j < mine.size(); ++j) {
       round(mine[j], j + 1 < mine.size());
       ++rounds_done_;
+      if (c_.worker_round) c_.worker_round(out_.back());
     }
     return std::move(out_);
   }

@@ -46,6 +46,7 @@ class Server {
       }
       run_round(r, i);
       ++rounds_done_;
+      if (c_.server_round) c_.server_round(i, times_.rounds.back());
     }
     if (c_.spec.background > 0) {
       if (!bg_started) start_background();

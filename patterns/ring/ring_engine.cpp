@@ -197,8 +197,7 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
   ++run_;
 }
 
-SizeTimes RingEngine::run_size(const SizeSetup& cur, const SizeSetup* next) {
-  SizeTimes out;
+void RingEngine::run_size(const SizeSetup& cur, const SizeSetup* next, SizeTimes& out) {
   const uint32_t total = c_.spec.warmup + c_.spec.iterations;
   for (uint32_t k = 0; k < total; ++k) {
     const bool last = k + 1 == total;
@@ -212,7 +211,6 @@ SizeTimes RingEngine::run_size(const SizeSetup& cur, const SizeSetup* next) {
     }
     if (k >= c_.spec.warmup) out.runs.push_back(std::move(times));
   }
-  return out;
 }
 
 }  // namespace dlcnet::ring

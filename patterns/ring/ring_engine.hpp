@@ -49,8 +49,9 @@ class RingEngine {
   // Posts the receives of the first iteration of `first`: before the job's release.
   void prime(const SizeSetup& first);
   // Runs the warm-up and measured iterations of `cur`; `next` is the size after it (its first
-  // receives are posted during the last iteration of this one), or null.
-  SizeTimes run_size(const SizeSetup& cur, const SizeSetup* next);
+  // receives are posted during the last iteration of this one), or null. Each measured
+  // iteration is in `out` as it completes (after a failure: those before it).
+  void run_size(const SizeSetup& cur, const SizeSetup* next, SizeTimes& out);
 
  private:
   struct Pending {

@@ -132,8 +132,13 @@ class Ring final : public runner::Pattern {
 
   void run(runner::RankContext& c, int64_t /*released_at*/) override {
     for (size_t k = 0; k < setups_.size(); ++k) {
-      mine_.push_back(
-          engine_->run_size(setups_[k], k + 1 < setups_.size() ? &setups_[k + 1] : nullptr));
+      engine_->run_size(setups_[k], k + 1 < setups_.size() ? &setups_[k + 1] : nullptr,
+                        mine_.emplace_back());
+      if (records_) {  // each size's records in the file as it completes
+        write_size_records(*records_, spec_, me_, k, setups_[k].plan, mine_.back(), seq_);
+        written_ = k + 1;
+        records_->flush();
+      }
       std::vector<SizeTimes> got = to_root(c.job.bootstrap(), mine_.back(), me_, world_);
       if (me_ != 0) continue;
       rows_.push_back(make_row(def_, setups_[k].layout, got));
@@ -146,11 +151,12 @@ class Ring final : public runner::Pattern {
     return {};  // every size's times reached rank 0 as it finished
   }
 
-  // The sizes this rank completed: all of them, or those before a failure.
+  void use_records(RecordWriter* w) override { records_ = w; }
+
+  // What run() has not written: after a failure, the iterations of the size it was in.
   void write_records(RecordWriter& w) override {
-    std::vector<Plan> plans;
-    for (size_t k = 0; k < mine_.size(); ++k) plans.push_back(setups_[k].plan);
-    ring::write_records(w, spec_, me_, plans, mine_);
+    for (size_t k = written_; k < mine_.size(); ++k)
+      write_size_records(w, spec_, me_, k, setups_[k].plan, mine_[k], seq_);
   }
 
   // The sizes completed before, on the clocks of the alignment before the run.
@@ -209,7 +215,10 @@ class Ring final : public runner::Pattern {
   Allocation mem_;
   std::unique_ptr<RingEngine> engine_;
   std::unique_ptr<RingTable> table_;
-  std::vector<SizeTimes> mine_;
+  std::vector<SizeTimes> mine_;  // the last one partial after a failure
+  RecordWriter* records_ = nullptr;
+  size_t written_ = 0;  // sizes whose records are in the file
+  uint64_t seq_ = 0;
   std::vector<std::vector<SizeTimes>> all_;  // rank 0: [size][rank]
   std::vector<Row> rows_;
 };

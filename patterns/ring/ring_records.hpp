@@ -13,8 +13,10 @@
 
 namespace dlcnet::ring {
 
-// `plans[k]` and `times[k]`: this rank's plan and times of size k.
-void write_records(RecordWriter& w, const RingSpec& spec, int rank, const std::vector<Plan>& plans,
-                   const std::vector<SizeTimes>& times);
+// Size `k`'s records (`plan` and `times`: this rank's), numbered on from `seq`. The pattern
+// writes each size as it completes, so a rank killed later keeps them, and after a failure the
+// iterations of the size it was in.
+void write_size_records(RecordWriter& w, const RingSpec& spec, int rank, size_t k, const Plan& plan,
+                        const SizeTimes& times, uint64_t& seq);
 
 }  // namespace dlcnet::ring

@@ -194,16 +194,17 @@ ring_run() {
 }
 
 # ring_outputs K RANKS...: rank 0's JSON (unless K is 0) holds the sizes it printed, marked
-# incomplete and naming rank K; the records of every rank of RANKS hold whole sizes (10
-# iterations x 6 steps x a send and a receive each): those printed, and at most the one after
-# (done everywhere but not gathered yet).
+# incomplete and naming rank K; the records of every rank of RANKS, the stopped one's too (each
+# size is written as it completes), hold the printed sizes whole (10 iterations x 6 steps x a
+# send and a receive each) and at most one size after: whole (done everywhere but not gathered
+# yet) or, in a survivor's, the iterations it completed before the fault (whole iterations).
 ring_outputs() {
   local k="$1"
   shift
   grep -Eo '^ +[0-9]+ +[0-9]+ +float' "$work/ring.out" | awk '{print $1}' >"$work/ring.sizes"
   local rc=0
   python3 - "$work" "$k" "$@" <<'PY' >"$work/py" 2>&1 || rc=$?
-import csv, json, sys
+import collections, csv, json, sys
 work, k, ranks = sys.argv[1], int(sys.argv[2]), [int(r) for r in sys.argv[3:]]
 printed = [int(x) for x in open(f"{work}/ring.sizes").read().split()]
 def check(name, cond):
@@ -222,10 +223,12 @@ if k != 0 and (d := load(f"{work}/ring.json")):
     check("ring JSON: each size's 10 iterations", all(x["iterations"] == 10 for x in d["sizes"]))
 for r in ranks:
     rows = list(csv.DictReader(open(f"{work}/ring-{r}.csv")))
-    sizes = sorted({int(x["bytes"]) * 4 for x in rows})
-    check(f"ring records of rank {r}: whole sizes ({len(sizes)}), the printed ones first",
-          len(rows) == len(sizes) * 10 * 6 * 2 and sizes[:len(printed)] == printed and
-          len(sizes) - len(printed) in (0, 1))
+    per = collections.Counter(int(x["bytes"]) * 4 for x in rows)
+    sizes = sorted(per)
+    after = sizes[len(printed):]
+    check(f"ring records of rank {r}: the {len(printed)} printed sizes whole, then {after}",
+          sizes[:len(printed)] == printed and all(per[s] == 120 for s in printed) and
+          len(after) <= 1 and all(0 < per[s] <= 120 and per[s] % 12 == 0 for s in after))
 PY
   count_results "$work/py"
   [ "$rc" -eq 0 ] || bad "the outputs' checker failed (exit $rc): see above"
@@ -234,13 +237,13 @@ PY
 ring() {
   ring_run KILL 2
   named "$work/ring.err" 2 "is gone" 0 1 3
-  ring_outputs 2 0 1 3
+  ring_outputs 2 0 1 2 3
   ring_run STOP 2
   named "$work/ring.err" 2 "stopped responding" 0 1 3
-  ring_outputs 2 0 1 3
+  ring_outputs 2 0 1 2 3
   ring_run STOP 0
   named "$work/ring.err" 0 "stopped responding" 1 2 3
-  ring_outputs 0 1 2 3
+  ring_outputs 0 0 1 2 3
 }
 
 # ---- dlc-bench fanin: 3 workers to one server ----
@@ -263,8 +266,9 @@ fanin_run() {
   await "$job" "fanin, rank $k frozen"
 }
 
-# fanin_outputs K RANKS...: the records of every rank of RANKS hold whole rounds (the 4
-# messages of each worker taking part); rank 0's JSON (unless K is 0), marked incomplete and
+# fanin_outputs K RANKS...: the records of every rank of RANKS, the frozen one's too (each round
+# is written as it completes), hold whole rounds (the 4 messages of each worker taking part);
+# rank 0's JSON (unless K is 0), marked incomplete and
 # naming rank K, counts the rounds its records hold.
 fanin_outputs() {
   local k="$1"
@@ -301,10 +305,10 @@ PY
 fanin() {
   fanin_run 2
   named "$work/fanin.err" 2 "stopped responding" 0 1 3
-  fanin_outputs 2 0 1 3
+  fanin_outputs 2 0 1 2 3
   fanin_run 0
   named "$work/fanin.err" 0 "stopped responding" 1 2 3
-  fanin_outputs 0 1 2 3
+  fanin_outputs 0 0 1 2 3
 }
 
 # ---- dlc-replay: a captured job of 2 workers and a server (rank 2) ----

@@ -70,11 +70,16 @@ wait
 grep -q "burst: 8 messages, 512K on rank 1, 4 messages, 256K here" "$work/err" &&
   ok "the differing option and both values named" || bad "no option named: $(cat "$work/err")"
 # A worker killed in the middle: every other rank stops within seconds and names it, and the
-# rounds completed before are in every survivor's records and counted in the JSON.
+# rounds completed before are in every rank's records (the killed one's too: each round is
+# written as it completes) and counted in the JSON.
 ("$B" fanin --spawn --workers 2 "${ucx[@]}" -s 4K --burst 4 -n 99991 -q --json "$work/kill.json" \
   --records "$work/kill-%r.csv" >"$work/kill" 2>&1
  echo "exit $?" >>"$work/kill") &
-sleep 3
+# Killed once it has recorded 2 rounds (header + 8 rows), within 60 s.
+for _ in $(seq 600); do
+  [ "$(wc -l <"$work/kill-2.csv" 2>/dev/null || echo 0)" -ge 9 ] && break
+  sleep 0.1
+done
 pkill -9 -f -- "-n 99991 .*--rank 2 " || bad "no rank 2 to kill"
 t0=$SECONDS
 wait
@@ -85,5 +90,6 @@ json_assert "$work/kill.json" "d['complete'] is False and d['error'].startswith(
   "0 < d['rounds_completed'] < d['rounds']" \
   "len({r['opnum'] for r in rows('$work/kill-0.csv')}) == d['rounds_completed']" \
   "all(int(r['arrival_ns']) > 0 for r in rows('$work/kill-0.csv'))" \
-  "len(rows('$work/kill-1.csv')) > 0 and len(rows('$work/kill-1.csv')) % 4 == 0"
+  "len(rows('$work/kill-1.csv')) > 0 and len(rows('$work/kill-1.csv')) % 4 == 0" \
+  "len(rows('$work/kill-2.csv')) >= 8 and len(rows('$work/kill-2.csv')) % 4 == 0"
 finish
