@@ -31,6 +31,9 @@ constexpr std::array<ProblemInfo, kNumProblems> kProblems{{
     {Severity::kError, "wrong_node", "a row belongs to another node or role than its file"},
     {Severity::kError, "inconsistent_job",
      "the files disagree on the job (worker or server counts, two files for one node)"},
+    {Severity::kError, "unmatched_message",
+     "a Chakra send or receive whose other side is not in the peer's file, or whose sizes "
+     "differ: a replay would wait for it forever"},
     {Severity::kWarning, "repeated_id",
      "a row's ID equals the previous row's (the capture wrote the counter twice); kept"},
     {Severity::kWarning, "out_of_order",
