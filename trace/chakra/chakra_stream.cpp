@@ -20,7 +20,7 @@ DelimitedStream::Next DelimitedStream::next(std::string_view& msg, std::string& 
       return Next::kError;
     }
     const auto b = static_cast<uint8_t>(bytes_[i++]);
-    if (shift == 63 && b > 1) {
+    if (shift == 63 && (b & 0x7f) > 1) {
       error = "byte offset " + std::to_string(frame_) +
               ": message length: the varint overflows 64 bits (not a Chakra ET stream?)";
       return Next::kError;
