@@ -15,7 +15,8 @@ struct ProblemInfo {
 constexpr std::array<ProblemInfo, kNumProblems> kProblems{{
     {Severity::kError, "io", "a file could not be opened or read"},
     {Severity::kError, "not_a_trace",
-     "the first lines are not a DLC trace (no header block or column line of the capture)"},
+     "the first lines are not a DLC trace (no header block or column line of the capture); "
+     "Chakra: the stream's framing or a message is broken"},
     {Severity::kError, "bad_header", "the header block or the column-name line is unreadable"},
     {Severity::kError, "missing_field",
      "a row has fewer fields than its operation needs; the row is dropped"},

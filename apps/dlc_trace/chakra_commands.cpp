@@ -37,7 +37,7 @@ int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
       return kExitRejected;
     }
   }
-  if (o.collectives.root >= res.job.world) {
+  if (res.job.world > 0 && o.collectives.root >= res.job.world) {
     throw dlcnet::cli::UsageError("--root " + std::to_string(o.collectives.root) +
                                   ": the job has ranks 0 to " + std::to_string(res.job.world - 1));
   }

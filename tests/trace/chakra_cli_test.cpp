@@ -154,6 +154,27 @@ TEST(ChakraCli, RankMissingAndBrokenFile) {
   EXPECT_THAT(r.output, HasSubstr("byte offset")) << r.output;
 }
 
+// --root and --coll-size: a broadcast from rank 1 and an all-gather of one rank's piece.
+TEST(ChakraCli, CollectiveReadings) {
+  trace::test::TempDir dir;
+  for (int r = 0; r < 3; ++r) {
+    trace::test::write_file(dir / ("job." + std::to_string(r) + ".et"),
+                            test::et_bytes({test::coll(1, 5, 300), test::coll(2, 2, 300)}));
+  }
+  CliRun r = run("stats -q --json - --root 1 --coll-size per-rank " + dir.path());
+  ASSERT_EQ(r.exit, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  // Rank 1: the broadcast's 2 x 300 B, and 2 x 300 B of the all-gather.
+  EXPECT_EQ(j["ranks"][1]["messages"]["sends"], 4);
+  EXPECT_EQ(j["ranks"][1]["messages"]["send_bytes"], 1200);
+  EXPECT_EQ(j["ranks"][0]["messages"]["sends"], 2);
+  EXPECT_EQ(j["ranks"][0]["messages"]["receive_bytes"], 900);
+  EXPECT_EQ(j["options"]["size_reading"], "per-rank");
+  r = run("stats --root 3 " + dir.path());
+  EXPECT_EQ(r.exit, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--root 3: the job has ranks 0 to 2"));
+}
+
 // ../shared/data/chakra: absent on a developer's machine (skipped), required in CI.
 std::string shared_data() {
   const std::string d = DLCNET_CHAKRA_DATA;
