@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "tests/trace/chakra_test_util.hpp"
+#include "tests/trace/trace_test_util.hpp"
 #include "trace/chakra/chakra_collectives.hpp"
+#include "trace/chakra/chakra_files.hpp"
 #include "trace/chakra/chakra_reader.hpp"
 
 namespace dlcnet::trace::chakra {
@@ -116,6 +118,20 @@ TEST(ChakraReader, StreamsThatLie) {
     EXPECT_THAT(first_error(r.diag), HasSubstr("job.0.et: error: ")) << c.what;
     EXPECT_THAT(first_error(r.diag), HasSubstr(c.says)) << c.what;
   }
+}
+
+// dlc-trace picks the Chakra reader only for .et files or a directory that holds some.
+TEST(ChakraFiles, DetectsOnlyEtFiles) {
+  const std::vector<std::string> sketch{trace::test::data("reject/cycle.txt")};
+  EXPECT_FALSE(is_chakra_input(sketch));
+  const std::vector<std::string> sketch_dir{trace::test::data("")};
+  EXPECT_FALSE(is_chakra_input(sketch_dir));
+  trace::test::TempDir dir;
+  trace::test::write_file(dir / "job.0.et", et_bytes({}));
+  const std::vector<std::string> et_dir{dir.path()};
+  EXPECT_TRUE(is_chakra_input(et_dir));
+  const std::vector<std::string> et_file{dir / "job.0.et"};
+  EXPECT_TRUE(is_chakra_input(et_file));
 }
 
 // Ring all-reduce of S bytes among N ranks moves 2(N-1)S/N bytes per rank on average, and

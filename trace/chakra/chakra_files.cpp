@@ -43,9 +43,13 @@ std::vector<fs::path> et_paths(std::span<const std::string> inputs, Diagnostics*
 
 bool is_chakra_input(std::span<const std::string> inputs) {
   for (const std::string& input : inputs) {
+    std::error_code ec;
     if (is_et(input)) return true;
+    if (!fs::is_directory(input, ec)) continue;
+    const std::string dir[] = {input};
+    if (!et_paths(dir, nullptr).empty()) return true;
   }
-  return !et_paths(inputs, nullptr).empty();
+  return false;
 }
 
 std::vector<EtFile> find_chakra_files(std::span<const std::string> inputs, Diagnostics& diag) {
