@@ -15,6 +15,8 @@ packages=(
   libucx-dev ucx-utils
   # libraries
   libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev libnl-route-3-dev
+  # Chakra execution traces (trace/chakra): protobuf's library and protoc, run at build time
+  libprotobuf-dev protobuf-compiler
   # launchers
   openmpi-bin libopenmpi-dev
   # reference benchmarks

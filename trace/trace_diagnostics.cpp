@@ -15,7 +15,8 @@ struct ProblemInfo {
 constexpr std::array<ProblemInfo, kNumProblems> kProblems{{
     {Severity::kError, "io", "a file could not be opened or read"},
     {Severity::kError, "not_a_trace",
-     "the first lines are not a DLC trace (no header block or column line of the capture)"},
+     "the first lines are not a DLC trace (no header block or column line of the capture); "
+     "Chakra: the stream's framing or a message is broken"},
     {Severity::kError, "bad_header", "the header block or the column-name line is unreadable"},
     {Severity::kError, "missing_field",
      "a row has fewer fields than its operation needs; the row is dropped"},
@@ -31,6 +32,9 @@ constexpr std::array<ProblemInfo, kNumProblems> kProblems{{
     {Severity::kError, "wrong_node", "a row belongs to another node or role than its file"},
     {Severity::kError, "inconsistent_job",
      "the files disagree on the job (worker or server counts, two files for one node)"},
+    {Severity::kError, "unmatched_message",
+     "a Chakra send or receive whose other side is not in the peer's file, or whose sizes "
+     "differ: a replay would wait for it forever"},
     {Severity::kWarning, "repeated_id",
      "a row's ID equals the previous row's (the capture wrote the counter twice); kept"},
     {Severity::kWarning, "out_of_order",

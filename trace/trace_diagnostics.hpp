@@ -27,6 +27,7 @@ enum class Problem : uint8_t {
   kDependencyCycle,     // records that (transitively) depend on themselves
   kWrongNode,           // a row belongs to another node or role than the file
   kInconsistentJob,     // files disagree on the job (worker/server counts, two files a node)
+  kUnmatchedMessage,    // Chakra: a send or receive without its other side, or sizes differ
   // Warnings.
   kRepeatedId,          // ID equal to the previous record's
   kOutOfOrder,          // ID or time stamp lower than the previous record's
@@ -41,7 +42,7 @@ enum class Problem : uint8_t {
   kStaleListEntry,  // one-to-many IDdep entry for a peer that never exchanged that key
   kPeerFileAbsent,  // messages whose other side's file is not part of the job
 };
-inline constexpr size_t kNumProblems = 25;
+inline constexpr size_t kNumProblems = 26;
 
 Severity severity(Problem p) noexcept;
 // Stable snake_case name, used in JSON output and tests: "repeated_id", "dependency_cycle"..

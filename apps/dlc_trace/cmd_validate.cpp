@@ -3,7 +3,9 @@
 #include <memory>
 
 #include "apps/cli_number.hpp"
+#include "apps/dlc_trace/chakra_commands.hpp"
 #include "apps/dlc_trace/commands.hpp"
+#include "trace/chakra/chakra_files.hpp"
 #include "trace/trace_loader.hpp"
 
 namespace dlcnet::trace::cli {
@@ -16,6 +18,7 @@ struct ValidateOptions {
 };
 
 int run_validate(const ValidateOptions& o) {
+  if (chakra::is_chakra_input(o.inputs)) return run_chakra_validate(o.inputs, o.keep, o.quiet);
   LoadOptions lo;
   lo.keep_per_problem = o.keep == 0 ? SIZE_MAX : o.keep;
   const LoadResult res = load_job(o.inputs, lo);
@@ -43,7 +46,9 @@ void add_validate(CLI::App& app, int* exit, Argv args) {
       "validate",
       "Check a job: report every problem with file:line. Exit 0 clean, 1 errors (the job is "
       "rejected), 4 warnings only (2: a bad command line)");
-  sub->add_option("JOB", o->inputs, "job directory, or node files (SketchDLC or native CSV)")
+  sub->add_option(
+         "JOB", o->inputs,
+         "job directory, or node files (SketchDLC, native CSV, or Chakra <name>.<rank>.et)")
       ->required();
   sub->add_option("--max-per-kind", o->keep,
                   "print at most N problems of each kind (0: all; counts are always exact)")

@@ -8,7 +8,7 @@ int main(int argc, char** argv) {
   using namespace dlcnet::trace::cli;
   CLI::App app{
       "dlc-trace: read, check, analyse, generate and convert deep-learning communication "
-      "traces (SketchDLC captures and dlcnet's native CSV)"};
+      "traces (SketchDLC captures, dlcnet's native CSV, and Chakra execution traces)"};
   app.require_subcommand(1);
   int exit = kExitOk;
   const Argv args{argc, argv};

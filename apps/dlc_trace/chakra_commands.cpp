@@ -1,0 +1,61 @@
+#include "apps/dlc_trace/chakra_commands.hpp"
+
+#include <iostream>
+#include <memory>
+
+#include "apps/cli_main.hpp"
+#include "core/output_file.hpp"
+#include "core/run_context.hpp"
+#include "trace/chakra/chakra_loader.hpp"
+#include "trace/chakra/chakra_stats_report.hpp"
+#include "trace/trace_stats_report.hpp"
+
+namespace dlcnet::trace::cli {
+
+int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, bool quiet) {
+  const chakra::LoadResult res = chakra::load_job(inputs, keep == 0 ? SIZE_MAX : keep);
+  const Diagnostics& d = res.diagnostics;
+  if (!quiet || d.errors() + d.warnings() != 0) std::cout << d.report() << d.explain();
+  if (d.errors() != 0) return kExitRejected;
+  if (d.warnings() != 0) return kExitWarnings;
+  if (!quiet) {
+    size_t nodes = 0;
+    for (const chakra::Rank& r : res.job.ranks) nodes += r.nodes.size();
+    std::cout << "clean: Chakra job, " << res.job.world << " ranks, " << nodes << " nodes\n";
+  }
+  return kExitOk;
+}
+
+int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
+  const std::unique_ptr<OutputFile> json = open_output("--json", o.json == "-" ? "" : o.json);
+  const chakra::LoadResult res = chakra::load_job(o.inputs, 20);
+  const Diagnostics& d = res.diagnostics;
+  if (d.errors() != 0) {
+    std::cerr << d.report();
+    if (!o.force) {
+      std::cerr << "dlc-trace: the trace has errors (dlc-trace validate lists them all)\n";
+      return kExitRejected;
+    }
+  }
+  if (res.job.world > 0 && o.collectives.root >= res.job.world) {
+    throw dlcnet::cli::UsageError("--root " + std::to_string(o.collectives.root) +
+                                  ": the job has ranks 0 to " + std::to_string(res.job.world - 1));
+  }
+  const chakra::JobStats stats = chakra::compute_stats(res.job, o.collectives);
+  if (!o.quiet) chakra::print_stats(std::cout, stats);
+  if (!o.json.empty()) {
+    nlohmann::json doc;
+    doc["context"] = make_run_context("dlc-trace stats", args.argc, args.argv);
+    doc["inputs"] = o.inputs;
+    doc["diagnostics"] = diagnostics_to_json(d);
+    doc.update(chakra::stats_to_json(stats));
+    if (o.json == "-") {
+      std::cout << doc.dump(2) << '\n';
+    } else {
+      write_json_file(*json, doc);
+    }
+  }
+  return res.ok() ? kExitOk : kExitRejected;
+}
+
+}  // namespace dlcnet::trace::cli

@@ -1,0 +1,39 @@
+// The point-to-point messages a collective expands to, per rank, under the algorithms stated
+// in docs/chakra.md: ring all-reduce (2(N-1) messages), ring all-gather and reduce-scatter
+// (N-1), pairwise all-to-all (N-1), and flat trees from or to a root for broadcast, reduce,
+// gather, scatter and barrier. A buffer of S bytes is cut into N chunks, chunk i of
+// S/N + (i < S mod N ? 1 : 0) bytes, as dlc-bench cuts a vector.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "trace/chakra/chakra_model.hpp"
+
+namespace dlcnet::trace::chakra {
+
+// What comm_size means for ALL_GATHER, REDUCE_SCATTER(_BLOCK), GATHER and SCATTER: the whole
+// buffer, all ranks' pieces together (ASTRA-sim's reading, the default), or one rank's piece.
+enum class SizeReading : uint8_t { kWhole, kPerRank };
+
+struct CollectiveOptions {
+  SizeReading size_reading = SizeReading::kWhole;
+  int32_t root = 0;  // the root of the rooted collectives (Chakra's nodes name none)
+};
+
+struct Traffic {
+  uint64_t sends = 0;
+  uint64_t send_bytes = 0;
+  uint64_t recvs = 0;
+  uint64_t recv_bytes = 0;
+  Traffic& operator+=(const Traffic& o) noexcept;
+};
+
+// Rank `rank`'s messages in one collective `c` of comm_size `size` among `n` ranks (byte
+// counts saturate at 2^64-1 rather than wrap).
+Traffic expand(Collective c, uint64_t size, int32_t n, int32_t rank, const CollectiveOptions& o);
+
+// "ring", "pairwise", "flat tree from the root"...
+std::string_view algorithm_name(Collective c) noexcept;
+
+}  // namespace dlcnet::trace::chakra

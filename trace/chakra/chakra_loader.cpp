@@ -1,0 +1,38 @@
+#include "trace/chakra/chakra_loader.hpp"
+
+#include <time.h>
+
+#include "trace/chakra/chakra_files.hpp"
+#include "trace/chakra/chakra_graph.hpp"
+#include "trace/chakra/chakra_match.hpp"
+#include "trace/chakra/chakra_reader.hpp"
+
+namespace dlcnet::trace::chakra {
+namespace {
+
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
+LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem) {
+  LoadResult res{Job{}, Diagnostics(keep_per_problem), 0};
+  Diagnostics& diag = res.diagnostics;
+  const std::vector<EtFile> files = find_chakra_files(inputs, diag);
+  const double t0 = thread_cpu_s();
+  for (const EtFile& f : files) {
+    Rank r;
+    read_rank_file(f.path, f.rank, r, diag);
+    res.job.ranks.push_back(std::move(r));
+  }
+  res.read_cpu_s = thread_cpu_s() - t0;
+  if (!files.empty()) res.job.world = files.back().rank + 1;
+  for (const Rank& r : res.job.ranks) check_graph(r, diag);
+  check_messages(res.job, diag);
+  return res;
+}
+
+}  // namespace dlcnet::trace::chakra

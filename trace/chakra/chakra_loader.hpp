@@ -1,0 +1,24 @@
+// Reading and checking a Chakra job: its files (one per rank), their nodes, each rank's
+// dependency graph and the point-to-point messages between ranks.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "trace/chakra/chakra_model.hpp"
+#include "trace/trace_diagnostics.hpp"
+
+namespace dlcnet::trace::chakra {
+
+struct LoadResult {
+  Job job;
+  Diagnostics diagnostics;
+  double read_cpu_s = 0;  // CPU seconds of this thread reading and decoding the files
+  bool ok() const noexcept { return diagnostics.errors() == 0; }
+};
+
+// Never throws for what the files hold: every problem is in the diagnostics (the text of at
+// most `keep_per_problem` of each kind kept), the job holds what could be read.
+LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem = 10000);
+
+}  // namespace dlcnet::trace::chakra

@@ -1,0 +1,108 @@
+#include "trace/chakra/chakra_match.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace dlcnet::trace::chakra {
+namespace {
+
+using Key = std::tuple<int64_t, int64_t, int64_t>;  // src, dst, tag
+
+struct Side {
+  const Rank* rank;
+  const Node* node;
+};
+
+void add(Diagnostics& diag, Problem p, const Side& s, const std::string& what) {
+  if (diag.wants(p)) {
+    diag.add(p, s.rank->file, 0, describe(*s.node) + ": " + what);
+  } else {
+    diag.count(p);
+  }
+}
+
+std::string key_text(const Key& k) {
+  return "comm_src " + std::to_string(std::get<0>(k)) + ", comm_dst " +
+         std::to_string(std::get<1>(k)) + ", comm_tag " + std::to_string(std::get<2>(k));
+}
+
+// The peer must be another rank of the job.
+bool peer_ok(const Job& job, const Side& s, int64_t peer, const char* field, Diagnostics& diag) {
+  if (peer < 0 || peer >= job.world || peer == s.rank->rank) {
+    add(diag, Problem::kBadOpId, s,
+        std::string("field '") + field + "': rank " + std::to_string(peer) +
+            (peer == s.rank->rank
+                 ? " is this file's own rank"
+                 : " is not a rank of this job (0 to " + std::to_string(job.world - 1) + ")"));
+    return false;
+  }
+  return true;
+}
+
+void check_bytes(const Rank& r, Diagnostics& diag) {
+  uint64_t total = 0;
+  for (const Node& n : r.nodes) {
+    uint64_t bytes = 0;
+    if (n.type == NodeType::kCommSend) bytes = n.size;
+    if (n.type == NodeType::kCommColl && __builtin_mul_overflow(n.size, 2u, &bytes)) {
+      bytes = UINT64_MAX;
+    }
+    if (__builtin_add_overflow(total, bytes, &total)) {
+      add(diag, Problem::kBadNumber, Side{&r, &n},
+          "field 'comm_size': the rank's bytes overflow 64 bits here");
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void check_messages(const Job& job, Diagnostics& diag) {
+  std::map<Key, std::vector<Side>> sends;
+  std::map<Key, std::vector<Side>> recvs;
+  for (const Rank& r : job.ranks) {
+    check_bytes(r, diag);
+    for (const Node& n : r.nodes) {
+      const Side s{&r, &n};
+      if (n.type == NodeType::kCommSend && peer_ok(job, s, n.dst, "comm_dst", diag)) {
+        sends[{n.src, n.dst, n.tag}].push_back(s);
+      } else if (n.type == NodeType::kCommRecv && peer_ok(job, s, n.src, "comm_src", diag)) {
+        recvs[{n.src, n.dst, n.tag}].push_back(s);
+      }
+    }
+  }
+  // Unmatched only when the peer's file was read: a missing rank is reported once, as such.
+  for (const auto& [key, list] : sends) {
+    const auto it = recvs.find(key);
+    const size_t matched = it == recvs.end() ? 0 : std::min(list.size(), it->second.size());
+    for (size_t i = 0; i < matched; ++i) {
+      const Node& recv = *it->second[i].node;
+      if (list[i].node->size != recv.size) {
+        add(diag, Problem::kUnmatchedMessage, list[i],
+            "field 'comm_size': " + std::to_string(list[i].node->size) + " B, but its receive (" +
+                it->second[i].rank->file + " " + describe(recv) + ") has " +
+                std::to_string(recv.size) + " B");
+      }
+    }
+    if (job.rank(std::get<1>(key)) == nullptr) continue;
+    for (size_t i = matched; i < list.size(); ++i) {
+      add(diag, Problem::kUnmatchedMessage, list[i],
+          "field 'comm_dst': a send without its receive: rank " + std::to_string(std::get<1>(key)) +
+              " has no COMM_RECV_NODE for it (" + key_text(key) + ")");
+    }
+  }
+  for (const auto& [key, list] : recvs) {
+    const auto it = sends.find(key);
+    const size_t matched = it == sends.end() ? 0 : it->second.size();
+    if (job.rank(std::get<0>(key)) == nullptr) continue;
+    for (size_t i = matched; i < list.size(); ++i) {
+      add(diag, Problem::kUnmatchedMessage, list[i],
+          "field 'comm_src': a receive without its send: rank " + std::to_string(std::get<0>(key)) +
+              " has no COMM_SEND_NODE for it (" + key_text(key) + ")");
+    }
+  }
+}
+
+}  // namespace dlcnet::trace::chakra

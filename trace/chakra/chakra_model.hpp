@@ -1,0 +1,88 @@
+// A Chakra job as dlcnet reads it (docs/chakra.md): one file per rank, each a list of nodes
+// (compute, point-to-point send and receive, collectives, and the other kinds carried as
+// zero-byte dependencies with their durations) joined by control and data dependencies.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlcnet::trace::chakra {
+
+// Chakra's NodeType values.
+enum class NodeType : uint8_t {
+  kInvalid = 0,
+  kMetadata = 1,
+  kMemLoad = 2,
+  kMemStore = 3,
+  kComp = 4,
+  kCommSend = 5,
+  kCommRecv = 6,
+  kCommColl = 7,
+  kStorage = 8,
+  kBatch = 9,
+  kCheckpoint = 10,
+};
+inline constexpr size_t kNumNodeTypes = 11;
+// "COMP_NODE", ...: Chakra's own names.
+std::string_view node_type_name(NodeType t) noexcept;
+
+// Chakra's CollectiveCommType values.
+enum class Collective : uint8_t {
+  kAllReduce = 0,
+  kReduce = 1,
+  kAllGather = 2,
+  kGather = 3,
+  kScatter = 4,
+  kBroadcast = 5,
+  kAllToAll = 6,
+  kReduceScatter = 7,
+  kReduceScatterBlock = 8,
+  kBarrier = 9,
+};
+inline constexpr size_t kNumCollectives = 10;
+// "ALL_REDUCE", ...
+std::string_view collective_name(Collective c) noexcept;
+
+struct Node {
+  uint64_t id = 0;     // 0 when the file omits it
+  uint32_t index = 0;  // position among the file's nodes (0: the first after the metadata)
+  NodeType type = NodeType::kInvalid;
+  std::string name;
+  std::vector<uint64_t> ctrl_deps;
+  std::vector<uint64_t> data_deps;
+  uint64_t start_us = 0;     // start_time_micros
+  uint64_t duration_us = 0;  // duration_micros, or the `runtime` attribute when that is 0
+  // Communication (send, receive, collective): the attributes comm_src, comm_dst, comm_tag,
+  // comm_size, comm_type and pg_name. A send's source and a receive's destination default to
+  // the file's rank.
+  int64_t src = -1;
+  int64_t dst = -1;
+  int64_t tag = 0;
+  uint64_t size = 0;
+  Collective collective = Collective::kAllReduce;
+  std::string pg_name;  // empty: the whole world
+};
+
+struct Rank {
+  int32_t rank = 0;
+  std::string file;
+  std::string version;  // GlobalMetadata's
+  std::vector<Node> nodes;
+};
+
+// The ranks read, in rank order: 0..world-1 when the job is whole (the loader reports a rank
+// missing as an error and keeps the others).
+struct Job {
+  std::vector<Rank> ranks;
+  int32_t world = 0;  // the highest rank named by a file, plus one
+  // Rank `r`'s file, or nullptr when it is missing.
+  const Rank* rank(int64_t r) const noexcept;
+};
+
+// "node #3 (id 7, 'name')": how diagnostics name a node.
+std::string describe(const Node& n);
+
+}  // namespace dlcnet::trace::chakra

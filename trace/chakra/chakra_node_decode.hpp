@@ -1,0 +1,20 @@
+// One Chakra Node message into the model's Node: its type, dependencies, times and the
+// attributes of its kind. Every problem names the file, the node and the field.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "trace/chakra/chakra_model.hpp"
+#include "trace/chakra/et_def.pb.h"
+#include "trace/trace_diagnostics.hpp"
+
+namespace dlcnet::trace::chakra {
+
+// Fills `out` (whose `index` is set) from `msg`, found in `file`, the file of `rank`. False
+// when the node cannot be used (unknown type, a missing or bad attribute); the problems are in
+// `diag`.
+bool decode_node(const pb::Node& msg, int32_t rank, std::string_view file, Node& out,
+                 Diagnostics& diag);
+
+}  // namespace dlcnet::trace::chakra

@@ -1,0 +1,60 @@
+#include "trace/chakra/chakra_stats.hpp"
+
+#include <map>
+#include <utility>
+
+namespace dlcnet::trace::chakra {
+
+Traffic RankStats::total() const {
+  Traffic t = p2p;
+  t += collective;
+  return t;
+}
+
+JobStats compute_stats(const Job& job, const CollectiveOptions& options) {
+  JobStats s;
+  s.world = job.world;
+  s.options = options;
+  std::map<std::pair<Collective, std::string>, CollectiveStats> colls;
+  for (const Rank& r : job.ranks) {
+    RankStats rs;
+    rs.rank = r.rank;
+    rs.file = r.file;
+    for (const Node& n : r.nodes) {
+      ++rs.nodes_by_type[static_cast<size_t>(n.type)];
+      switch (n.type) {
+        case NodeType::kComp:
+          rs.compute_us += n.duration_us;
+          break;
+        case NodeType::kCommSend:
+          rs.comm_us += n.duration_us;
+          rs.p2p += Traffic{1, n.size, 0, 0};
+          break;
+        case NodeType::kCommRecv:
+          rs.comm_us += n.duration_us;
+          rs.p2p += Traffic{0, 0, 1, n.size};
+          break;
+        case NodeType::kCommColl: {
+          rs.comm_us += n.duration_us;
+          ++rs.collectives;
+          const Traffic t = expand(n.collective, n.size, job.world, r.rank, options);
+          rs.collective += t;
+          CollectiveStats& c = colls[{n.collective, n.pg_name}];
+          c.type = n.collective;
+          c.pg_name = n.pg_name;
+          ++c.nodes;
+          c.comm_bytes += n.size;
+          c.traffic += t;
+          break;
+        }
+        default:
+          rs.other_us += n.duration_us;
+      }
+    }
+    s.ranks.push_back(std::move(rs));
+  }
+  for (auto& [key, c] : colls) s.collectives.push_back(std::move(c));
+  return s;
+}
+
+}  // namespace dlcnet::trace::chakra
