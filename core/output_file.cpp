@@ -67,15 +67,17 @@ const char* kind_of(mode_t m) {
   return "is not a file, FIFO or character device";
 }
 
-// Writes all of [data, data + n); returns 0 or the errno of the failure.
-int write_all(int fd, const char* data, size_t n) {
-  size_t done = 0;
+// Writes all of [data, data + n); returns 0 or the errno of the failure, and in `done` the
+// bytes written.
+int write_all(int fd, const char* data, size_t n, size_t& done) {
+  done = 0;
   while (done < n) {
     const ssize_t k = ::write(fd, data + done, n - done);
     if (k < 0) {
       if (errno == EINTR) continue;
       return errno;
     }
+    if (k == 0) return ENOSPC;
     done += static_cast<size_t>(k);
   }
   return 0;
@@ -83,12 +85,12 @@ int write_all(int fd, const char* data, size_t n) {
 
 // write_all() with SIGPIPE held back: a FIFO whose reader left is EPIPE, not the end of the
 // process (and of the results it has not written elsewhere yet).
-int write_all_to_pipe(int fd, const char* data, size_t n) {
+int write_all_to_pipe(int fd, const char* data, size_t n, size_t& done) {
   sigset_t pipe_only, old;
   sigemptyset(&pipe_only);
   sigaddset(&pipe_only, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
-  const int err = write_all(fd, data, n);
+  const int err = write_all(fd, data, n, done);
   if (err == EPIPE) {
     const timespec now{0, 0};
     sigtimedwait(&pipe_only, nullptr, &now);  // take the SIGPIPE this write raised
@@ -138,6 +140,7 @@ void OutputFile::open_target(Mode mode) {
   if (mode == Mode::stream) {
     fd_ = ::open(target_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd_ < 0) fail("cannot open it for writing", errno);
+    whole_lines_ = true;
     return;
   }
   open_temporary();
@@ -146,21 +149,38 @@ void OutputFile::open_target(Mode mode) {
   if (::fchmod(fd_, keep) != 0) fail("cannot set the mode of " + temp_, errno);
 }
 
+// An unnamed file in the target's folder (O_TMPFILE): a process killed before commit() leaves
+// nothing behind. Where the file system has no O_TMPFILE, a named one beside the target.
 void OutputFile::open_temporary() {
+  const std::string dir = fs::path(target_).parent_path().string();
+  const std::string folder = dir.empty() ? std::string(".") : dir;
+  fd_ = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd_ >= 0) {
+    unnamed_ = true;
+    return;
+  }
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+    fail("cannot create a file in " + folder, errno);
   std::string pattern = target_ + ".XXXXXX.tmp";
   fd_ = ::mkostemps(pattern.data(), 4, O_CLOEXEC);
-  if (fd_ < 0) {
-    const std::string dir = fs::path(target_).parent_path().string();
-    fail("cannot create a file in " + (dir.empty() ? std::string(".") : dir), errno);
-  }
+  if (fd_ < 0) fail("cannot create a file in " + folder, errno);
   temp_ = pattern;
 }
 
 void OutputFile::flush() {
   if (buf_.empty()) return;
   if (fd_ < 0) throw Error(name() + ": written after it was closed");
-  const int err = pipe_ ? write_all_to_pipe(fd_, buf_.data(), buf_.size())
-                        : write_all(fd_, buf_.data(), buf_.size());
+  size_t done = 0;
+  const int err = pipe_ ? write_all_to_pipe(fd_, buf_.data(), buf_.size(), done)
+                        : write_all(fd_, buf_.data(), buf_.size(), done);
+  if (err != 0 && whole_lines_) {
+    // A stream of lines (records) ends with its last whole line, never half a row: what the
+    // failed write put after it is cut off.
+    const size_t nl = std::string_view(buf_.data(), done).rfind('\n');
+    const off_t keep = static_cast<off_t>(written_ + (nl == std::string_view::npos ? 0 : nl + 1));
+    if (::ftruncate(fd_, keep) == 0) done = static_cast<size_t>(keep) - written_;
+  }
+  written_ += done;
   buf_.clear();
   if (err != 0) fail("cannot write", err);
 }
@@ -172,6 +192,20 @@ void OutputFile::close_fd() {
 
 void OutputFile::commit() {
   flush();
+  if (unnamed_) {
+    // Named at last: linked under a unique name beside the target, then renamed over it.
+    std::string pattern = target_ + ".XXXXXX.tmp";
+    const int probe = ::mkostemps(pattern.data(), 4, O_CLOEXEC);
+    if (probe < 0) fail("cannot name its file beside " + target_, errno);
+    ::close(probe);
+    ::unlink(pattern.c_str());
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, pattern.c_str(), AT_SYMLINK_FOLLOW) != 0 &&
+        ::linkat(fd_, "", AT_FDCWD, pattern.c_str(), AT_EMPTY_PATH) != 0)  // no /proc: root's way
+      fail("cannot name its file " + pattern, errno);
+    temp_ = pattern;
+    unnamed_ = false;
+  }
   const int fd = fd_;
   fd_ = -1;
   if (fd >= 0 && ::close(fd) != 0) fail("cannot write", errno);

@@ -2,10 +2,12 @@
 // opened before the work whose results it will hold, so that an unwritable path is an error
 // before anything is measured, and written so that nothing the user named is replaced:
 //   - a regular file, or a path that does not exist yet: Mode::replace writes a temporary file
-//     next to it (created at once, so the folder's permissions are checked up front) and
+//     in its folder (created at once, so the folder's permissions are checked up front; unnamed
+//     where the file system allows, O_TMPFILE, so a killed process leaves none behind) and
 //     commit() renames it over the target, so a failed run leaves the old file whole;
 //     Mode::stream (per-message records) truncates and writes the file itself as it goes, so
-//     whatever was flushed survives a crash;
+//     whatever was flushed survives a crash, and a failed write (a full disk) is cut back to
+//     the last whole line;
 //   - a symbolic link: followed; the file it names is written as above and the link stays;
 //   - a FIFO or a character device (/dev/stdout, /dev/null, /dev/full): opened at once and
 //     written directly as a stream, never replaced; a FIFO with no reader is an error, not a
@@ -15,6 +17,7 @@
 // /no/such: No such file or directory".
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -59,10 +62,13 @@ class OutputFile {
   void close_fd();
 
   std::string option_;
-  std::string path_;    // as given
-  std::string target_;  // the file it names, symbolic links followed
-  std::string temp_;    // Mode::replace of a regular file: the temporary file
-  bool pipe_ = false;   // a FIFO: writes may raise SIGPIPE
+  std::string path_;          // as given
+  std::string target_;        // the file it names, symbolic links followed
+  std::string temp_;          // Mode::replace of a regular file: the temporary file, once named
+  bool unnamed_ = false;      // Mode::replace: fd_ is an O_TMPFILE, linked in commit()
+  bool whole_lines_ = false;  // Mode::stream of a regular file: cut a failed write to its lines
+  uint64_t written_ = 0;      // bytes in the file (Mode::stream)
+  bool pipe_ = false;         // a FIFO: writes may raise SIGPIPE
   int fd_ = -1;
   std::string buf_;
 };

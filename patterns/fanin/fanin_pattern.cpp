@@ -11,6 +11,7 @@
 #include "patterns/fanin/fanin_records.hpp"
 #include "patterns/fanin/fanin_report.hpp"
 #include "patterns/fanin/fanin_roles.hpp"
+#include "runner/record_stream.hpp"
 #include "runner/runner.hpp"
 
 namespace dlcnet::fanin {
@@ -102,18 +103,20 @@ class Fanin final : public runner::Pattern {
     return is_worker(me_, world_, spec_) ? encode(mine_w_) : encode(mine_b_);
   }
 
-  void use_records(RecordWriter* w) override { records_ = w; }
+  void use_records(RecordWriter* w) override { records_.use(w); }
 
-  // What the round callbacks (prepare) have not written: the background's, and any round
-  // completed without them.
+  // What the round callbacks (prepare) have not written: the background's; or the failure
+  // that stopped them.
   void write_records(RecordWriter& w) override {
+    records_.check();
+    uint64_t& seq = records_.seq();
     if (me_ == kServer) {
-      for (size_t i = written_; i < server_.rounds.size(); ++i)
-        write_server_round(w, spec_, static_cast<int64_t>(i), server_.rounds[i], seq_);
-      write_server_background(w, spec_, workers_, server_, seq_);
+      for (size_t i = records_.done(); i < server_.rounds.size(); ++i)
+        write_server_round(w, spec_, static_cast<int64_t>(i), server_.rounds[i], seq);
+      write_server_background(w, spec_, workers_, server_, seq);
     } else if (is_worker(me_, world_, spec_)) {
-      for (size_t i = written_; i < mine_w_.size(); ++i)
-        write_worker_round(w, spec_, me_, mine_w_[i], seq_);
+      for (size_t i = records_.done(); i < mine_w_.size(); ++i)
+        write_worker_round(w, spec_, me_, mine_w_[i], seq);
     } else {
       write_background_records(w, spec_, me_, mine_b_);
     }
@@ -142,9 +145,7 @@ class Fanin final : public runner::Pattern {
   QueueSeries queue_;
   ServerTimes server_;
   std::vector<WorkerRound> mine_w_;
-  RecordWriter* records_ = nullptr;
-  size_t written_ = 0;  // rounds whose records are in the file
-  uint64_t seq_ = 0;
+  runner::RecordStream records_;  // each round's as it completes
   BackgroundTimes mine_b_;
 };
 
@@ -167,16 +168,15 @@ void Fanin::prepare(runner::RankContext& c) {
     return std::llround(before.to_local(static_cast<double>(ref)));
   };
   rounds_ = schedule(spec_, workers_);
-  if (records_) {  // each round's records in the file as it completes
+  if (records_.on()) {
     r.server_round = [this](size_t i, const ServerRound& sr) {
-      write_server_round(*records_, spec_, static_cast<int64_t>(i), sr, seq_);
-      written_ = i + 1;
-      records_->flush();
+      records_.add([&](RecordWriter& w, uint64_t& seq) {
+        write_server_round(w, spec_, static_cast<int64_t>(i), sr, seq);
+      });
     };
     r.worker_round = [this](const WorkerRound& wr) {
-      write_worker_round(*records_, spec_, me_, wr, seq_);
-      ++written_;
-      records_->flush();
+      records_.add(
+          [&](RecordWriter& w, uint64_t& seq) { write_worker_round(w, spec_, me_, wr, seq); });
     };
   }
   if (me_ == kServer && !o_.qdisc_dev.empty()) {

@@ -10,6 +10,7 @@
 #include "patterns/ring/ring_engine.hpp"
 #include "patterns/ring/ring_records.hpp"
 #include "patterns/ring/ring_report.hpp"
+#include "runner/record_stream.hpp"
 #include "runner/runner.hpp"
 
 namespace dlcnet::ring {
@@ -134,11 +135,9 @@ class Ring final : public runner::Pattern {
     for (size_t k = 0; k < setups_.size(); ++k) {
       engine_->run_size(setups_[k], k + 1 < setups_.size() ? &setups_[k + 1] : nullptr,
                         mine_.emplace_back());
-      if (records_) {  // each size's records in the file as it completes
-        write_size_records(*records_, spec_, me_, k, setups_[k].plan, mine_.back(), seq_);
-        written_ = k + 1;
-        records_->flush();
-      }
+      records_.add([&](RecordWriter& w, uint64_t& seq) {
+        write_size_records(w, spec_, me_, k, setups_[k].plan, mine_.back(), seq);
+      });
       std::vector<SizeTimes> got = to_root(c.job.bootstrap(), mine_.back(), me_, world_);
       if (me_ != 0) continue;
       rows_.push_back(make_row(def_, setups_[k].layout, got));
@@ -151,12 +150,14 @@ class Ring final : public runner::Pattern {
     return {};  // every size's times reached rank 0 as it finished
   }
 
-  void use_records(RecordWriter* w) override { records_ = w; }
+  void use_records(RecordWriter* w) override { records_.use(w); }
 
-  // What run() has not written: after a failure, the iterations of the size it was in.
+  // What run() has not written: after a failure, the iterations of the size it was in; or the
+  // failure that stopped the records.
   void write_records(RecordWriter& w) override {
-    for (size_t k = written_; k < mine_.size(); ++k)
-      write_size_records(w, spec_, me_, k, setups_[k].plan, mine_[k], seq_);
+    records_.check();
+    for (size_t k = records_.done(); k < mine_.size(); ++k)
+      write_size_records(w, spec_, me_, k, setups_[k].plan, mine_[k], records_.seq());
   }
 
   // The sizes completed before, on the clocks of the alignment before the run.
@@ -215,10 +216,8 @@ class Ring final : public runner::Pattern {
   Allocation mem_;
   std::unique_ptr<RingEngine> engine_;
   std::unique_ptr<RingTable> table_;
-  std::vector<SizeTimes> mine_;  // the last one partial after a failure
-  RecordWriter* records_ = nullptr;
-  size_t written_ = 0;  // sizes whose records are in the file
-  uint64_t seq_ = 0;
+  std::vector<SizeTimes> mine_;              // the last one partial after a failure
+  runner::RecordStream records_;             // each size's as it completes
   std::vector<std::vector<SizeTimes>> all_;  // rank 0: [size][rank]
   std::vector<Row> rows_;
 };
