@@ -44,6 +44,8 @@ usage_exit "netns-star.sh without --prefix" 2 "--prefix: 1 to 41 characters" bas
 usage_exit "netns-star.sh's --prefix without a value" 2 "--prefix needs a value" bash "$STAR" down --prefix
 usage_exit "netns-star.sh's --hosts out of range" 2 "--hosts: 2 to 250, not '1'" \
   bash "$STAR" up --prefix x --hosts 1
+usage_exit "netns-star.sh's --cc not a name" 2 "--cc: a congestion control's name" \
+  bash "$STAR" up --prefix x --hosts 3 --cc "cubic;reboot"
 usage_exit "star-run.sh's unknown argument" 2 "unknown argument '--bogus'" bash "$RUN" --bogus
 usage_exit "star-run.sh without --prefix" 2 "--prefix: which star" bash "$RUN" --ranks 2 -- true
 usage_exit "star-run.sh's --ranks without a value" 2 "--ranks needs a value" bash "$RUN" --prefix x --ranks
