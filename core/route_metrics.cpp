@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <array>
@@ -70,6 +71,9 @@ nlohmann::json route_of(const nlmsghdr* h) {
 nlohmann::json read_ipv4_routes() {
   Fd s{socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)};
   if (s.fd < 0) return nullptr;
+  // The kernel answers a dump at once; a reply that never comes must not hold up a tool.
+  const timeval wait{1, 0};
+  setsockopt(s.fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
   struct {
     nlmsghdr h;
     rtmsg r;
@@ -85,14 +89,18 @@ nlohmann::json read_ipv4_routes() {
   for (;;) {
     const ssize_t n = recv(s.fd, buf.data(), buf.size(), 0);
     if (n <= 0) return nullptr;
-    int left = static_cast<int>(n);
-    for (auto* h = reinterpret_cast<const nlmsghdr*>(buf.data()); NLMSG_OK(h, left);
-         h = NLMSG_NEXT(h, left)) {
+    // NLMSG_OK's own comparisons mix signs: the same checks, unsigned.
+    const auto got = static_cast<size_t>(n);
+    for (size_t at = 0; at + sizeof(nlmsghdr) <= got;) {
+      const auto* h = reinterpret_cast<const nlmsghdr*>(buf.data() + at);
+      if (h->nlmsg_len < sizeof(nlmsghdr) || h->nlmsg_len > got - at) return nullptr;
       if (h->nlmsg_type == NLMSG_DONE) return routes;
       if (h->nlmsg_type == NLMSG_ERROR) return nullptr;
-      if (h->nlmsg_type != RTM_NEWROUTE) continue;
-      nlohmann::json r = route_of(h);
-      if (!r.is_null()) routes.push_back(std::move(r));
+      if (h->nlmsg_type == RTM_NEWROUTE) {
+        nlohmann::json r = route_of(h);
+        if (!r.is_null()) routes.push_back(std::move(r));
+      }
+      at += NLMSG_ALIGN(h->nlmsg_len);
     }
   }
 }

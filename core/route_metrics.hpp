@@ -10,7 +10,8 @@ namespace dlcnet {
 
 // [{"dst": "10.230.0.0/24", "dev": "h0", "initcwnd", "initrwnd", "mtu"}] for the main
 // table's unicast routes; a metric the route does not set is null (the kernel's default:
-// initcwnd 10 segments, the device's MTU). null when the dump fails; never throws.
+// initcwnd 10 segments, the device's MTU). null when the dump fails or takes over 1 s; never
+// throws.
 nlohmann::json read_ipv4_routes();
 
 }  // namespace dlcnet
