@@ -6,8 +6,8 @@
 #  2. a fan-in and a dlc-bench lat run on a star set to reno (with --initcwnd 100) find reno,
 #     the buffers and the route's initcwnd in their JSON's context: every rank's (tcp_stacks),
 #     the local one (tcp_stack) and the star's description (star);
-#  3. an up killed by SIGTERM midway exits non-zero and leaves no namespace, link, state file
-#     or change to the allowed list behind;
+#  3. an up killed by SIGTERM or SIGINT midway exits non-zero and leaves no namespace, link,
+#     state file or change to the allowed list behind;
 #  4. down --prefix P removes only what up made: P-other stays; without a state file only the
 #     names up makes go (Q-h1, not Q-h01 nor Q-other).
 # Root only: exits 77 when not root or `ip netns add` fails. $1: the build's bin directory.
@@ -104,21 +104,29 @@ json_assert "$work/lat.json" \
   "d['context']['star']['prefix'] == '$R'"
 check "reno star down" bash "$STAR" down --prefix "$R"
 
-# 3. SIGTERM midway through up: everything it made removed, the allowed list restored.
+# 3. SIGTERM or SIGINT midway through up: everything it made removed, the allowed list
+# restored. Job control on for the launch: a non-interactive shell's background job would
+# ignore SIGINT.
 links_before="$(ip -o link | awk -F': ' '{print $2}' | sort | tr '\n' ' ')"
-bash "$STAR" up --prefix "$K" --hosts 60 --fair-flows >"$work/kill.out" 2>&1 &
-up_pid=$!
-for _ in $(seq 300); do [ "$(ns_of "$K" | wc -l)" -ge 4 ] && break; sleep 0.05; done
-made="$(ns_of "$K" | wc -l)"
-kill -TERM "$up_pid"
-wait "$up_pid"
-rc=$?
-[ "$made" -ge 4 ] && [ "$made" -lt 61 ] && ok "up killed midway ($made namespaces made)" ||
-  bad "up was not killed midway ($made namespaces)"
-[ "$rc" -ne 0 ] && ok "the killed up exits $rc" || bad "the killed up exits 0"
-[ -z "$(ns_of "$K")" ] && ok "no namespace of the killed up remains" || bad "left: $(ns_of "$K" | tr '\n' ' ')"
-[ "$(ip -o link | awk -F': ' '{print $2}' | sort | tr '\n' ' ')" = "$links_before" ] &&
-  ok "no link of the killed up remains" || bad "the host's links changed"
-[ ! -e "$state_dir/$K.state" ] && ok "no state of the killed up remains" || bad "$state_dir/$K.state left"
-allowed_restored "$before" "the killed up"
+for sig in TERM INT; do
+  set -m
+  bash "$STAR" up --prefix "$K" --hosts 60 --fair-flows >"$work/kill.out" 2>&1 &
+  up_pid=$!
+  set +m
+  for _ in $(seq 300); do [ "$(ns_of "$K" | wc -l)" -ge 4 ] && break; sleep 0.05; done
+  made="$(ns_of "$K" | wc -l)"
+  kill -"$sig" "$up_pid"
+  wait "$up_pid"
+  rc=$?
+  [ "$made" -ge 4 ] && [ "$made" -lt 61 ] && ok "up killed by SIG$sig midway ($made namespaces made)" ||
+    bad "up was not killed midway by SIG$sig ($made namespaces)"
+  [ "$rc" -ne 0 ] && ok "the up killed by SIG$sig exits $rc" || bad "the up killed by SIG$sig exits 0"
+  [ -z "$(ns_of "$K")" ] && ok "no namespace of the killed up remains" ||
+    bad "left after SIG$sig: $(ns_of "$K" | tr '\n' ' ')"
+  [ "$(ip -o link | awk -F': ' '{print $2}' | sort | tr '\n' ' ')" = "$links_before" ] &&
+    ok "no link of the killed up remains" || bad "the host's links changed after SIG$sig"
+  [ ! -e "$state_dir/$K.state" ] && ok "no state of the killed up remains" ||
+    bad "$state_dir/$K.state left after SIG$sig"
+  allowed_restored "$before" "the up killed by SIG$sig"
+done
 finish
