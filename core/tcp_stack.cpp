@@ -95,4 +95,15 @@ nlohmann::json read_tcp_stack() {
   return s;
 }
 
+Bytes tcp_stack_bytes(const nlohmann::json& stack) {
+  const std::string text = stack.dump();
+  return Bytes(text.begin(), text.end());
+}
+
+nlohmann::json tcp_stack_of(std::span<const uint8_t> bytes) {
+  nlohmann::json s = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (s.is_discarded() || !s.is_object()) return nullptr;
+  return s;
+}
+
 }  // namespace dlcnet

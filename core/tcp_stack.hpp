@@ -3,9 +3,13 @@
 // that a result says which congestion control, buffers and window it was taken with.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "core/bytes.hpp"
 
 namespace dlcnet {
 
@@ -15,6 +19,11 @@ namespace dlcnet {
 // interfaces (lo left out) and IPv4 routes. A value the kernel does not show (no such file, a
 // sandbox) is null; reading never throws.
 nlohmann::json read_tcp_stack();
+
+// A stack as it travels between ranks (its compact JSON), and back: null when `bytes` is not
+// a JSON object.
+Bytes tcp_stack_bytes(const nlohmann::json& stack);
+nlohmann::json tcp_stack_of(std::span<const uint8_t> bytes);
 
 // The name `ip netns add` gave this process's network namespace (the entry of /run/netns that
 // is the same namespace), or "" when it has none (the host's, or a container's).

@@ -4,11 +4,12 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/tcp_stack.hpp"
 
 namespace dlcnet::runner {
 
 Bytes with_stack(const nlohmann::json& stack, const Bytes& blob) {
-  const std::string text = stack.dump();
+  const Bytes text = tcp_stack_bytes(stack);
   const auto n = static_cast<uint32_t>(text.size());
   Bytes out;
   out.reserve(4 + text.size() + blob.size());
@@ -27,8 +28,8 @@ std::vector<nlohmann::json> take_stacks(std::vector<Bytes>& gathered) {
     uint32_t n = 0;
     for (int i = 0; i < 4; ++i) n |= static_cast<uint32_t>(b[i]) << (8 * i);
     if (b.size() - 4 < n) throw Error(who + ": cut short (" + std::to_string(n) + " bytes said)");
-    nlohmann::json s = nlohmann::json::parse(b.begin() + 4, b.begin() + 4 + n, nullptr, false);
-    if (s.is_discarded() || !s.is_object()) throw Error(who + ": not a JSON object");
+    nlohmann::json s = tcp_stack_of(std::span<const uint8_t>(b).subspan(4, n));
+    if (s.is_null()) throw Error(who + ": not a JSON object");
     stacks.push_back(std::move(s));
     b.erase(b.begin(), b.begin() + 4 + n);
   }

@@ -51,7 +51,8 @@ TRANSPORT = {"transport", "transport_selection", "ucx_version", "cpu"}
 NRANK = TRANSPORT | {"coordinator", "hosts", "idle", "send_depth", "world_size", "rank_source",
                      "tcp_stacks"}
 EXTRAS = {
-    "dlc-bench": (TRANSPORT, {"role", "peer", "records_file"}),
+    # "peer_tcp_stack": the server's TCP stack (the context's tcp_stack is the client's).
+    "dlc-bench": (TRANSPORT | {"peer_tcp_stack"}, {"role", "peer", "records_file"}),
     "dlc-bench fanin": (NRANK, set()),
     "dlc-bench ring": (NRANK, set()),
     "dlc-replay": (NRANK | {"recv_ahead"}, set()),
@@ -170,6 +171,9 @@ def check_context(name, d):
            and len(stack["tcp_rmem"]) == 3 and len(stack["tcp_wmem"]) == 3
            and isinstance(stack["routes"], list) and isinstance(stack["interfaces"], list),
            f"{name}: context.tcp_stack has {sorted(TCP_STACK)}, congestion_control {HOST_CC}")
+    if "peer_tcp_stack" in required:
+        # --loopback: both ends in this namespace.
+        result(c.get("peer_tcp_stack") == stack, f"{name}: context.peer_tcp_stack is the server's")
     if "tcp_stacks" in required:
         # --spawn: every rank in this namespace, one stack for all.
         stacks = c.get("tcp_stacks")

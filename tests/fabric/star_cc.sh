@@ -101,6 +101,8 @@ wait $! || bad "the lat server exited non-zero: $(tail -3 "$work/lat-server.log"
 json_assert "$work/lat.json" \
   "d['context']['tcp_stack']['congestion_control'] == 'reno'" \
   "d['context']['tcp_stack']['netns']['name'] == '$R-h1'" \
+  "d['context']['peer_tcp_stack']['netns']['name'] == '$R-h0'" \
+  "d['context']['peer_tcp_stack']['congestion_control'] == 'reno'" \
   "d['context']['star']['prefix'] == '$R'"
 check "reno star down" bash "$STAR" down --prefix "$R"
 
