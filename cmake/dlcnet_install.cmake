@@ -6,7 +6,7 @@
 #   share/bash-completion/completions/<tool>        packaging/completion.bash (reads --help)
 #   share/doc/dlcnet/                               README, LICENSE, copyright, docs/*.md,
 #                                                   docs/plots/ (docs/plots.md's images)
-#   share/dlcnet/scripts/                           netns-star.sh, star-run.sh
+#   share/dlcnet/scripts/                           netns-star.sh (+ netns-star-state.sh), star-run.sh
 #   share/dlcnet/examples/                          the bundled example job
 #   share/dlcnet/dlcplot/                           dlc-plot's python modules (tools/dlcplot)
 #                                                   and plot_version.py (both tools' --version)
@@ -55,6 +55,9 @@ function(dlcnet_install_shared)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/plots DESTINATION ${CMAKE_INSTALL_DOCDIR})
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/netns-star.sh
                    ${PROJECT_SOURCE_DIR}/scripts/star-run.sh
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/scripts)
+  # Sourced by netns-star.sh from its own folder.
+  install(FILES ${PROJECT_SOURCE_DIR}/scripts/netns-star-state.sh
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/scripts)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/
           DESTINATION ${CMAKE_INSTALL_DATADIR}/dlcnet/examples)

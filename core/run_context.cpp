@@ -7,6 +7,8 @@
 #include <thread>
 
 #include "core/clock.hpp"
+#include "core/star_description.hpp"
+#include "core/tcp_stack.hpp"
 
 namespace dlcnet {
 namespace {
@@ -46,6 +48,9 @@ nlohmann::json make_run_context(const std::string& tool, int argc, const char* c
   if (uname(&u) == 0) ctx["kernel"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
   ctx["cpus"] = std::thread::hardware_concurrency();
   ctx["clock"] = {{"source", clock_description()}, {"times", kClockTimes}};
+  ctx["tcp_stack"] = read_tcp_stack();
+  nlohmann::json star = read_star_description(own_netns_name());
+  if (!star.is_null()) ctx["star"] = std::move(star);
   return ctx;
 }
 

@@ -17,7 +17,9 @@ inline constexpr int kReportSchemaVersion = 2;
 
 // {"schema_version", "tool", "tool_version", "host", "date" (UTC ISO 8601), "argv",
 //  "libibverbs_version", "kernel", "cpus",
-//  "clock": {"source": clock_description(), "times": what the reports' *_ns values are}}
+//  "clock": {"source": clock_description(), "times": what the reports' *_ns values are},
+//  "tcp_stack": this process's (core/tcp_stack.hpp),
+//  "star": the namespace star it runs in, only when it runs in one (core/star_description.hpp)}
 nlohmann::json make_run_context(const std::string& tool, int argc, const char* const* argv);
 
 // Writes `doc` to `out` and commits it (core/output_file.hpp: a regular file is replaced

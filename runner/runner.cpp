@@ -9,6 +9,7 @@
 #include "core/memory_budget.hpp"
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
+#include "core/tcp_stack.hpp"
 #include "fabric/star_links.hpp"
 #include "flows/flow_export.hpp"
 #include "flows/flow_report.hpp"
@@ -18,6 +19,7 @@
 #include "model/calibration.hpp"
 #include "model/measured_fct.hpp"
 #include "runner/rank_outputs.hpp"
+#include "runner/rank_stack.hpp"
 #include "runner/report_frame.hpp"
 
 namespace dlcnet::runner {
@@ -61,6 +63,7 @@ class Run {
   std::optional<CpuBinding> cpu_;
   TransportOptions topts_;
   Idle idle_ = Idle::spin;
+  nlohmann::json stacks_;  // rank 0: every rank's TCP stack (runner/rank_stack.hpp), once gathered
 };
 
 int Run::operator()() {
@@ -109,11 +112,12 @@ int Run::operator()() {
   job_.align_clocks(t, clock_region, idle_);
   const std::vector<ClockModel> clocks = job_.clock_models();
   const ReleaseReport release = job_.release_report();
-  const std::vector<Bytes> gathered = job_.gather(p_.finish(c, clocks));
+  std::vector<Bytes> gathered = job_.gather(with_stack(read_tcp_stack(), p_.finish(c, clocks)));
   if (me_ != 0) {
     records();
     return job_.verdict(true);
   }
+  stacks_ = stacks_json(take_stacks(gathered));
   return report(c, gathered, clocks, release);
 }
 
@@ -125,6 +129,7 @@ nlohmann::json Run::context() const {
   for (const HostIdentity& h : job_.hosts()) hosts.push_back(h.hostname);
   ctx["hosts"] = hosts;
   ctx["send_depth"] = topts_.send_depth;
+  if (!stacks_.is_null()) ctx["tcp_stacks"] = stacks_;
   p_.add_context(ctx);
   return ctx;
 }

@@ -5,13 +5,22 @@
 #
 #   netns-star.sh up --prefix P --hosts N [--rate 100mbit] [--burst 32kb] [--limit 256kb]
 #                    [--netem "delay 100us"] [--all-ports] [--subnet 10.230.0]
-#                    [--initcwnd N] [--fair | --fair-flows]
+#                    [--initcwnd N] [--fair | --fair-flows] [--cc cubic]
 #   netns-star.sh down --prefix P
 #
 # up builds P-h0 .. P-h{N-1} (veth h<i>, address <subnet>.<i+1>/24, lo up) and P-sw (bridge
 # br0 with ports p<i>), and prints, one record a line:
+#   cc <name>
 #   host <netns> <dev> <address>
 #   port <netns> <dev> <qdisc as `tc qdisc show` prints it>
+#   description /run/dlcnet-star/P.json
+# --cc sets TCP's congestion control in every namespace (default cubic; the kernel's default,
+# which every namespace would otherwise inherit, may be another: BBR on some distributions). A
+# namespace may only choose one the host's net.ipv4.tcp_allowed_congestion_control lists, so up
+# adds it there (loading tcp_<name> if need be) and down takes out what up added.
+# The description (JSON: hosts and addresses, tbf rate/burst/limit, FIFO or fair ports, each
+# port's qdisc, netem, initcwnd, tcp_rmem/tcp_wmem, congestion control) is what every tool's
+# JSON quotes under "star" when it runs in a namespace of the star.
 # The tbf goes on p0 (every port with --all-ports). --netem adds that netem as the root qdisc
 # of every rank's h<i>, so each direction of a flow crosses it once and the switch ports hold
 # only the tbf. --fair makes each shaped port share its rate fairly between the senders
@@ -19,12 +28,17 @@
 # quanta of one frame (deficit round robin between the hosts that have packets queued), each
 # class's own byte FIFO holding --limit; what a max-min model (docs/model.md) assumes of a
 # switch. --fair-flows shares it between TCP flows instead (256 classes, both ports hashed):
-# one flow's ACKs then never wait behind another flow's data from the same host. up refuses a prefix that is in use and removes what it made when it fails.
-# down removes every namespace of the prefix (and with it their veths and the bridge); it is
-# idempotent.
+# one flow's ACKs then never wait behind another flow's data from the same host.
+# up refuses a prefix that is in use, and removes what it made when it fails or is interrupted
+# (SIGINT, SIGTERM; it then exits non-zero). It records what it makes and changes in
+# /run/dlcnet-star/P.state; down removes exactly that (the namespaces, and with them their
+# veths and the bridge; the host's allowed list as it was) and is idempotent. Without a state
+# file down removes only namespaces named as up names them (P-sw, P-h0 .. P-h249).
 # -h or --help prints this comment; bad usage (an unknown command or argument, a value out of
 # range) exits 2 with a message and the synopsis, before anything needs root.
 set -euo pipefail
+# shellcheck source=scripts/netns-star-state.sh
+source "$(dirname "${BASH_SOURCE[0]}")/netns-star-state.sh"
 
 # usage: the synopsis (lines 6-9 above) on stderr, exit 2: bad usage.
 usage() {
@@ -50,10 +64,16 @@ die() {
   exit 1
 }
 
-# Namespaces of PREFIX: exactly PREFIX-sw and PREFIX-h<digits>, nothing else.
+# Namespaces of PREFIX: those its state file lists that exist; without one, exactly the names
+# up makes (PREFIX-sw and PREFIX-h0 .. PREFIX-h249, no leading zero), nothing else.
 prefix_namespaces() {
   local prefix="$1"
-  ip netns list | awk '{print $1}' | grep -E "^${prefix}-(sw|h[0-9]+)\$" || true
+  if [ -f "$(state_file "$prefix")" ]; then
+    ip netns list | awk '{print $1}' | grep -Fx -f <(state_get "$prefix" ns) || true
+  else
+    ip netns list | awk '{print $1}' |
+      grep -E "^${prefix}-(sw|h(0|[1-9][0-9]?|1[0-9][0-9]|2[0-4][0-9]))\$" || true
+  fi
 }
 
 down() {
@@ -63,6 +83,8 @@ down() {
       die "cannot delete namespace $ns"
   done
   [ -z "$(prefix_namespaces "$prefix")" ] || die "namespaces of prefix $prefix remain"
+  with_lock restore_cc "$prefix"
+  rm -f "$(state_file "$prefix")" "$star_dir/$prefix.json"
 }
 
 # in NS CMD...: CMD inside namespace NS.
@@ -72,19 +94,23 @@ in_ns() {
   ip netns exec "$ns" "$@"
 }
 
-# new_ns NS: an empty namespace with lo up and IPv6 off (no router solicitations or DAD
-# packets in the queues being measured).
+# new_ns PREFIX NS: an empty namespace (recorded in PREFIX's state first) with lo up, IPv6 off
+# (no router solicitations or DAD packets in the queues being measured) and TCP's congestion
+# control set to --cc.
 new_ns() {
-  ip netns add "$1"
-  ip -n "$1" link set lo up
-  in_ns "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+  state_add "$1" ns "$2"
+  ip netns add "$2"
+  ip -n "$2" link set lo up
+  in_ns "$2" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+  in_ns "$2" sysctl -qw net.ipv4.tcp_congestion_control="$cc"
 }
 
-# undo_failed_up STATUS PREFIX: after a failed up, removes what it made.
+# undo_failed_up STATUS PREFIX: after a failed or interrupted up, removes what it made.
 undo_failed_up() {
   [ "$1" -eq 0 ] && return
+  trap '' INT TERM
   echo "netns-star: up failed, removing $2-*" >&2
-  down "$2" || true
+  down "$2" >/dev/null || true
 }
 
 # The class of a TCP segment when ports are fair between flows: both ports folded into 8 bits,
@@ -130,16 +156,21 @@ fair_port() {
 
 up() {
   local prefix="$1" hosts="$2" sw="$1-sw" i ns
-  [ -z "$(prefix_namespaces "$prefix")" ] ||
+  if [ -n "$(prefix_namespaces "$prefix")" ] || [ -e "$(state_file "$prefix")" ]; then
     die "prefix $prefix is in use: $(prefix_namespaces "$prefix" | tr '\n' ' ')(run down first)"
-  # From here on, a failure removes what was made.
+  fi
+  # From here on, a failure or a signal removes what was made.
   trap 'undo_failed_up $? "$prefix"' EXIT
-  new_ns "$sw"
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  state_add "$prefix" cc "$cc"
+  with_lock allow_cc "$prefix" "$cc"
+  new_ns "$prefix" "$sw"
   ip -n "$sw" link add br0 type bridge stp_state 0 forward_delay 0
   ip -n "$sw" link set br0 up
   for ((i = 0; i < hosts; i++)); do
     ns="$prefix-h$i"
-    new_ns "$ns"
+    new_ns "$prefix" "$ns"
     # Created inside the switch namespace, the peer straight in the rank's: no name ever
     # exists in the host's namespace, so parallel stars cannot collide.
     ip -n "$sw" link add "p$i" type veth peer name "h$i" netns "$ns"
@@ -173,6 +204,8 @@ up() {
       fi
     fi
   done
+  write_star_json "$prefix" "$hosts"
+  echo "cc $(in_ns "$prefix-h0" cat /proc/sys/net/ipv4/tcp_congestion_control)"
   for ((i = 0; i < hosts; i++)); do
     echo "host $prefix-h$i h$i $subnet.$((i + 1))"
   done
@@ -184,6 +217,7 @@ up() {
       echo "link $prefix-h$i h$i $(tc -n "$prefix-h$i" qdisc show dev "h$i" | head -1)"
     done
   fi
+  echo "description $star_dir/$prefix.json"
 }
 
 [ $# -ge 1 ] || usage_error "up or down?"
@@ -194,7 +228,7 @@ case "$cmd" in
   up | down) ;;
   *) usage_error "unknown command '$cmd' (up or down)" ;;
 esac
-prefix="" hosts="" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd="" fair=""
+prefix="" hosts="" cc="cubic" rate="100mbit" burst="32kb" limit="256kb" netem="" all_ports=0 initcwnd="" fair=""
 subnet="10.230.0"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -209,6 +243,7 @@ while [ $# -gt 0 ]; do
     --initcwnd) need "$@"; initcwnd="$2"; shift 2 ;;
     --fair) fair=host; shift ;;
     --fair-flows) fair=flow; shift ;;
+    --cc) need "$@"; cc="$2"; shift 2 ;;
     -h | --help) show_help ;;
     *) usage_error "unknown argument '$1'" ;;
   esac
@@ -223,6 +258,8 @@ if [ "$cmd" = up ]; then
   [[ "$subnet" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || usage_error "--subnet: three octets such as 10.230.0"
   [[ "$subnet" != 198.1[89].* ]] || usage_error "--subnet: 198.18.0.0/15 belongs to the Soft-RoCE guests"
   [ -z "$initcwnd" ] || [[ "$initcwnd" =~ ^[1-9][0-9]{0,4}$ ]] || usage_error "--initcwnd: 1 to 99999 segments"
+  [[ "$cc" =~ ^[a-z][a-z0-9_]{0,15}$ ]] ||
+    usage_error "--cc: a congestion control's name such as cubic, reno or bbr, not '$cc'"
 fi
 [ "$(id -u)" -eq 0 ] || die "needs root (ip netns add)"
 if [ "$cmd" = up ]; then

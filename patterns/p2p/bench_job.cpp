@@ -15,6 +15,7 @@
 #include "core/run_context.hpp"
 #include "core/stall_error.hpp"
 #include "core/stop_budget.hpp"
+#include "core/tcp_stack.hpp"
 #include "core/units.hpp"
 #include "launch/job.hpp"
 #include "launch/rank_cpu.hpp"
@@ -130,7 +131,8 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   }
   job.join();
   Transport& t = *choice.transport;
-  BenchResult done;  // the client's sizes measured so far
+  BenchResult done;           // the client's sizes measured so far
+  nlohmann::json peer_stack;  // the other end's TCP stack (core/tcp_stack.hpp), once exchanged
   bool agreed = false;
   const BwUnit unit = o.report_gbits ? BwUnit::gb_per_s : BwUnit::mb_per_s;
   std::optional<verbs::CounterSnapshot> counters_before;
@@ -144,6 +146,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
     ctx["transport"] = t.describe();
     ctx["transport_selection"] = choice.to_json();
     ctx["cpu"] = cpu.to_json();
+    ctx["peer_tcp_stack"] = peer_stack;  // the server's (tcp_stack: this client's)
     ctx["role"] = "client";
     ctx["peer"] = o.loopback ? std::string("loopback") : o.server;
     if (out->records) ctx["records_file"] = out->records->path();
@@ -156,6 +159,9 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   try {
     done.spec = agree_on_spec(job.bootstrap(), o.spec);
     agreed = true;
+    // Each end's TCP stack, for the client's JSON: the server's as the client sees nothing of it.
+    peer_stack = tcp_stack_of(job.bootstrap().allgather(
+        tcp_stack_bytes(read_tcp_stack()))[initiator ? kServer : kClient]);
     check_sizes(done.spec, t, device_name(t.describe()));
     PeerSession session(t, job.bootstrap(), initiator ? kServer : kClient, initiator, done.spec);
     const int peers[] = {session.peer()};

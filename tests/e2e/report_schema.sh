@@ -35,14 +35,24 @@ SUMMARY_HINTS = {"p50", "p90", "p99", "p99_9", "stdev"}
 SIZE_DISTRIBUTION = {"count", "min", "p50", "p90", "p99", "max", "mean", "log2_histogram"}
 # make_run_context(): every tool's context has exactly these ...
 COMMON = {"schema_version", "tool", "tool_version", "host", "date", "argv",
-          "libibverbs_version", "kernel", "cpus", "clock"}
+          "libibverbs_version", "kernel", "cpus", "clock", "tcp_stack"}
+# ... and "star" in any tool run in a namespace of scripts/netns-star.sh (not here).
+ANYWHERE = {"star"}
+# The TCP stack the process measured with (core/tcp_stack.hpp), read in its own namespace.
+TCP_STACK = {"netns", "congestion_control", "tcp_rmem", "tcp_wmem", "tcp_slow_start_after_idle",
+             "interfaces", "routes"}
+with open("/proc/sys/net/ipv4/tcp_congestion_control") as f:
+    HOST_CC = f.read().strip()
 # ... plus, per tool, these (required ones must be there, optional ones may).
 # "cpu": where the rank's thread runs (--cpu, launch/cpu_binding.hpp).
 TRANSPORT = {"transport", "transport_selection", "ucx_version", "cpu"}
 # The runner's context, the same for every N-rank tool (runner/runner.cpp).
-NRANK = TRANSPORT | {"coordinator", "hosts", "idle", "send_depth", "world_size", "rank_source"}
+# "tcp_stacks": every rank's TCP stack, ranks with the same one grouped (runner/rank_stack.hpp).
+NRANK = TRANSPORT | {"coordinator", "hosts", "idle", "send_depth", "world_size", "rank_source",
+                     "tcp_stacks"}
 EXTRAS = {
-    "dlc-bench": (TRANSPORT, {"role", "peer", "records_file"}),
+    # "peer_tcp_stack": the server's TCP stack (the context's tcp_stack is the client's).
+    "dlc-bench": (TRANSPORT | {"peer_tcp_stack"}, {"role", "peer", "records_file"}),
     "dlc-bench fanin": (NRANK, set()),
     "dlc-bench ring": (NRANK, set()),
     "dlc-replay": (NRANK | {"recv_ahead"}, set()),
@@ -141,6 +151,7 @@ def check_context(name, d):
     c = d.get("context", {})
     tool = c.get("tool")
     required, optional = EXTRAS.get(tool, (set(), set()))
+    optional = optional | ANYWHERE
     keys = set(c.keys())
     result(tool is not None and name.startswith(tool), f"{name}: context.tool is {tool!r}")
     result(keys - required - optional == COMMON,
@@ -155,6 +166,21 @@ def check_context(name, d):
     if isinstance(clock, dict):
         times.add(clock.get("times"))
     versions.add(c.get("schema_version"))
+    stack = c.get("tcp_stack", {})
+    result(set(stack) == TCP_STACK and stack["congestion_control"] == HOST_CC
+           and len(stack["tcp_rmem"]) == 3 and len(stack["tcp_wmem"]) == 3
+           and isinstance(stack["routes"], list) and isinstance(stack["interfaces"], list),
+           f"{name}: context.tcp_stack has {sorted(TCP_STACK)}, congestion_control {HOST_CC}")
+    if "peer_tcp_stack" in required:
+        # --loopback: both ends in this namespace.
+        result(c.get("peer_tcp_stack") == stack, f"{name}: context.peer_tcp_stack is the server's")
+    if "tcp_stacks" in required:
+        # --spawn: every rank in this namespace, one stack for all.
+        stacks = c.get("tcp_stacks")
+        result(isinstance(stacks, list) and len(stacks) == 1
+               and stacks[0]["ranks"] == list(range(c["world_size"]))
+               and {k: v for k, v in stacks[0].items() if k != "ranks"} == stack,
+               f"{name}: context.tcp_stacks: one stack for ranks 0..{c['world_size'] - 1}")
     if "ucx_version" in required:
         result(isinstance(c.get("ucx_version"), str) and c["ucx_version"] != "",
                f"{name}: ucx_version set")

@@ -44,6 +44,8 @@ usage_exit "netns-star.sh without --prefix" 2 "--prefix: 1 to 41 characters" bas
 usage_exit "netns-star.sh's --prefix without a value" 2 "--prefix needs a value" bash "$STAR" down --prefix
 usage_exit "netns-star.sh's --hosts out of range" 2 "--hosts: 2 to 250, not '1'" \
   bash "$STAR" up --prefix x --hosts 1
+usage_exit "netns-star.sh's --cc not a name" 2 "--cc: a congestion control's name" \
+  bash "$STAR" up --prefix x --hosts 3 --cc "cubic;reboot"
 usage_exit "star-run.sh's unknown argument" 2 "unknown argument '--bogus'" bash "$RUN" --bogus
 usage_exit "star-run.sh without --prefix" 2 "--prefix: which star" bash "$RUN" --ranks 2 -- true
 usage_exit "star-run.sh's --ranks without a value" 2 "--ranks needs a value" bash "$RUN" --prefix x --ranks
@@ -127,7 +129,8 @@ json_assert "$work/series.json" \
 # The tbf shapes to its rate: while it has a backlog it sends at 100 Mbit/s (L2 bytes; summed
 # over the intervals between two samples that both saw a backlog). The clients' own figures
 # are the senders' count (a message is done once UCX has it in the socket buffer: above the
-# wire by a few socket buffers in 3 s) and fall when the loaded machine cannot drive them:
+# wire by a few socket buffers in 3 s) and fall when the loaded machine cannot drive them
+# (with cubic, 2026-11-27, 9 runs: the tbf 99.2 to 100.0 Mbit/s, the clients 93.6 to 132.7):
 # checked loosely.
 python3 - "$work/series.json" "$work"/client1.json "$work"/client2.json >"$work/bw" <<'PY'
 import json, sys

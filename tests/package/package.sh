@@ -121,6 +121,9 @@ done
 for f in usr/share/dlcnet/scripts/netns-star.sh usr/share/dlcnet/scripts/star-run.sh; do
   [ -x "$root/$f" ] && ok "$f" || bad "$f: missing or not executable"
 done
+# netns-star.sh sources netns-star-state.sh from its own folder: the installed one runs.
+bash "$root/usr/share/dlcnet/scripts/netns-star.sh" --help >/dev/null 2>&1 &&
+  ok "the installed netns-star.sh runs (--help)" || bad "the installed netns-star.sh fails to start"
 for f in usr/share/doc/dlcnet/README.md usr/share/doc/dlcnet/LICENSE usr/share/doc/dlcnet/copyright \
   usr/share/doc/dlcnet/architecture.md usr/share/dlcnet/examples/lenet5-2w1s; do
   [ -e "$root/$f" ] && ok "$f" || bad "$f: missing"

@@ -8,8 +8,11 @@
 # every rank named after it, every clock aligned through CLOCK_MONOTONIC). Then 2 ranks on a
 # second star whose ports are fair between TCP flows (--fair-flows): with a connection per
 # direction (the ring's default) each port carries the peer's data and this rank's ACKs in two
-# classes and busbw is >= 0.9 x the port rate (0.955 measured, the payload ceiling 0.956); with
-# one connection per peer both ride one class (bench/README.md, "Seventh run"). Root only: exits 77 when not root or when `ip netns add` fails. $1: the bin
+# classes and busbw is >= 0.9 x the port rate (0.955 measured with BBR, the kernel's default the
+# star ran before it set cubic; the payload ceiling 0.956); with one connection per peer both
+# ride one class (bench/README.md, "Seventh run"). With cubic (2026-11-27, 9 runs, load 2 to 7):
+# 4 ranks 0.587 to 0.688 of the port rate, 2 ranks per direction 0.922 to 0.960, per peer 0.556
+# to 0.952. Root only: exits 77 when not root or when `ip netns add` fails. $1: the bin
 # directory.
 source "$(dirname "$0")/../e2e/lib.sh"
 star_test ring
