@@ -17,16 +17,6 @@ RankOutputs::RankOutputs(const RankOutputPaths& paths, int rank, int world_size)
   }
 }
 
-void RankOutputs::write_reports(const std::function<void(std::ostream&)>& fct,
-                                const std::function<nlohmann::json()>& json) {
-  write_each({[&] {
-                if (fct_) write_stream(*fct_, fct);
-              },
-              [&] {
-                if (json_) write_json_file(*json_, json());
-              }});
-}
-
 nlohmann::json RankOutputs::files_json() const {
   nlohmann::json records = nlohmann::json::array();
   for (int r = 0; r < world_size_ && !paths_.records.empty(); ++r) {

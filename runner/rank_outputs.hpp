@@ -4,9 +4,7 @@
 // --json and --fct are rank 0's; --records every rank's (rank_path: %r or .rank<R>).
 #pragma once
 
-#include <functional>
 #include <memory>
-#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,12 +25,6 @@ class RankOutputs {
   OutputFile* json() noexcept { return json_.get(); }
   OutputFile* fct() noexcept { return fct_.get(); }
   RecordWriter* records() noexcept { return records_.get(); }
-
-  // Rank 0, after its console report: --fct as `fct` writes it and --json as `json` builds it
-  // (each called only when its option was given), and committed; each written even when the
-  // other failed (write_each). Throws Error naming the files that failed.
-  void write_reports(const std::function<void(std::ostream&)>& fct,
-                     const std::function<nlohmann::json()>& json);
 
   // The report's "files": {"records": every rank's records file, "fct": the fct file or null}.
   nlohmann::json files_json() const;

@@ -1,6 +1,7 @@
 #include "runner/runner.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <optional>
 
@@ -175,6 +176,19 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
     std::cout.flush();
   }
   const FlowMap fmap = flow_map_of(r.flows, r.groups, tool_, r.group_kind);
+  // Every output is tried even when another failed (a full disk); the JSON, written last, names
+  // those that failed under "unwritten" and lists only files that were written.
+  nlohmann::json unwritten = nlohmann::json::object();
+  auto noting = [&](const char* key, const std::function<void()>& write) {
+    return [&unwritten, key, write] {
+      try {
+        write();
+      } catch (const Error& e) {
+        unwritten[key] = e.what();
+        throw;
+      }
+    };
+  };
   auto json = [&] {
     nlohmann::json doc = std::move(r.body);
     doc["complete"] = true;
@@ -192,18 +206,27 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
       doc["files"]["flows"] = o_.export_flows;
       doc["files"]["flow_map"] = flow_map_path(o_.export_flows);
     }
+    if (unwritten.contains("flows")) doc["files"]["flows"] = doc["files"]["flow_map"] = nullptr;
+    if (unwritten.contains("fct")) doc["files"]["fct"] = nullptr;
+    if (unwritten.contains("records")) doc["files"]["records"][0] = nullptr;
+    if (!unwritten.empty()) doc["unwritten"] = unwritten;
     return doc;
   };
-  write_each(
-      {[&] { records(); },
-       [&] {
-         if (flows_out_->wanted()) flows_out_->write(fmap);
-       },
-       [&] {
-         out_->write_reports(
-             [&](std::ostream& f) { write_fct_txt(f, model::measured_fct(fmap, *calibration_)); },
-             json);
-       }});
+  write_each({noting("records", [&] { records(); }),
+              noting("flows",
+                     [&] {
+                       if (flows_out_->wanted()) flows_out_->write(fmap);
+                     }),
+              noting("fct",
+                     [&] {
+                       if (!out_->fct()) return;
+                       write_stream(*out_->fct(), [&](std::ostream& f) {
+                         write_fct_txt(f, model::measured_fct(fmap, *calibration_));
+                       });
+                     }),
+              [&] {
+                if (out_->json()) write_json_file(*out_->json(), json());
+              }});
   return job_.verdict(r.ok);
 }
 

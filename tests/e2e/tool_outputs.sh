@@ -60,7 +60,36 @@ for tool in fanin ring; do
     { bad "$tool: no report"; tail -5 "$work/out"; }
   grep -q -- "--records $work/$tool.rank0.csv: cannot write: File too large.*--json $work/$tool.json: cannot write" \
     "$work/out" && ok "$tool: both failed files named" || { bad "$tool: files not named"; tail -5 "$work/out"; }
+  # The records stop at the limit with their last whole row, never half of one.
+  python3 - "$work/$tool.rank0.csv" <<'PY' && ok "$tool: the records end with a whole row" ||
+import sys
+text = open(sys.argv[1]).read()
+lines = text.split("\n")
+sys.exit(0 if text.endswith("\n") and len(lines) > 2 and
+         all(len(l.split(",")) == 12 for l in lines[:-1]) else 1)
+PY
+    bad "$tool: the records end in a torn row: $(tail -c 80 "$work/$tool.rank0.csv")"
 done
+
+# A disk that fills at the end (root: a 64 KiB tmpfs): the flows that do not fit are named in
+# the JSON (written elsewhere) under "unwritten", its "files" lists only what was written, no
+# part of them and no temporary file is left, and the job fails naming them.
+if [ "$(id -u)" -eq 0 ] && mkdir "$work/small" && mount -t tmpfs -o size=64k tmpfs "$work/small"; then
+  trap 'umount "$work/small" 2>/dev/null; rm -rf "$work"' EXIT
+  "$BIN/dlc-bench" fanin --spawn --workers 1 "${U[@]}" -s 4K --burst 8 -n 300 -q \
+    --export-flows "$work/small/f.txt" --json "$work/full.json" >"$work/out" 2>&1 &&
+    bad "fanin: flows on a full disk: exit 0" || ok "fanin: flows on a full disk: the job fails"
+  grep -q -- "--export-flows $work/small/f.txt.*No space left on device" "$work/out" &&
+    ok "fanin: the full disk named" || { bad "fanin: the full disk not named"; tail -3 "$work/out"; }
+  json_assert "$work/full.json" "d['complete'] is True" \
+    "'No space left' in d['unwritten']['flows']" \
+    "d['files']['flows'] is None and d['files']['flow_map'] is None"
+  [ -z "$(ls -A "$work/small")" ] && ok "fanin: nothing left on the full disk" ||
+    bad "fanin: left on the full disk: $(ls -A "$work/small")"
+  umount "$work/small"
+else
+  echo "skipped: the full-disk case needs root and a tmpfs"
+fi
 
 # dlc-trace: stats and bench-load check --json before loading; convert writes through devices.
 T="$BIN/dlc-trace"

@@ -92,4 +92,19 @@ json_assert "$work/kill.json" "d['complete'] is False and d['error'].startswith(
   "all(int(r['arrival_ns']) > 0 for r in rows('$work/kill-0.csv'))" \
   "len(rows('$work/kill-1.csv')) > 0 and len(rows('$work/kill-1.csv')) % 4 == 0" \
   "len(rows('$work/kill-2.csv')) >= 8 and len(rows('$work/kill-2.csv')) % 4 == 0"
+# Rank 0 killed (SIGKILL) mid-run: no temporary file of its --json, --fct or --export-flows is
+# left in their folder (they are unnamed until written, core/output_file.hpp).
+mkdir "$work/k0"
+echo '{"link_rate_Bps": 1e9, "base_latency_s": 5e-6}' >"$work/k0.cal"
+("$B" fanin --spawn --workers 1 "${ucx[@]}" -s 4K --burst 4 -n 99992 -q --json "$work/k0/r.json" \
+  --fct "$work/k0/f.txt" --calibration "$work/k0.cal" --export-flows "$work/k0/x.txt" \
+  --records "$work/k0-%r.csv" >"$work/k0.out" 2>&1) &
+for _ in $(seq 600); do
+  [ "$(wc -l <"$work/k0-0.csv" 2>/dev/null || echo 0)" -ge 9 ] && break
+  sleep 0.1
+done
+pkill -9 -f -- "-n 99992 .*--rank 0 " || bad "no rank 0 to kill"
+wait
+[ -z "$(ls -A "$work/k0")" ] && ok "rank 0 killed: no temporary file left" ||
+  bad "rank 0 killed: left $(ls -A "$work/k0")"
 finish
