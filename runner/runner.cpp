@@ -26,6 +26,13 @@
 namespace dlcnet::runner {
 namespace {
 
+std::string join_values(const nlohmann::json& errors) {
+  std::string s;
+  for (const auto& [key, text] : errors.items())
+    s += (s.empty() ? "" : "; ") + text.get<std::string>();
+  return s;
+}
+
 class Run {
  public:
   Run(const NRankOptions& o, const std::string& tool, Pattern& p, Job& job,
@@ -209,7 +216,11 @@ int Run::report(RankContext& c, const std::vector<Bytes>& gathered,
     if (unwritten.contains("flows")) doc["files"]["flows"] = doc["files"]["flow_map"] = nullptr;
     if (unwritten.contains("fct")) doc["files"]["fct"] = nullptr;
     if (unwritten.contains("records")) doc["files"]["records"][0] = nullptr;
-    if (!unwritten.empty()) doc["unwritten"] = unwritten;
+    if (!unwritten.empty()) {  // measured whole, but not all of it reached its files
+      doc["complete"] = false;
+      doc["error"] = "outputs not written: " + join_values(unwritten);
+      doc["unwritten"] = unwritten;
+    }
     return doc;
   };
   write_each({noting("records", [&] { records(); }),

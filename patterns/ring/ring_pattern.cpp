@@ -168,6 +168,11 @@ class Ring final : public runner::Pattern {
     nlohmann::json part = ring_json(spec_, world_, analyse(before));
     part.update(doc);
     doc = std::move(part);
+    if (mine_.size() > all_.size()) {  // the size it failed in: this rank's measured iterations
+      const size_t k = all_.size();
+      doc["size_in_progress"] = {{"size_bytes", spec_.sizes[k]},
+                                 {"iterations_measured_rank0", mine_[k].runs.size()}};
+    }
     return "the " + std::to_string(all_.size()) + " size(s) completed";
   }
 

@@ -221,6 +221,10 @@ if k != 0 and (d := load(f"{work}/ring.json")):
     check("ring JSON: every size printed, no other",
           [x["size_bytes"] for x in d["sizes"]] == printed)
     check("ring JSON: each size's 10 iterations", all(x["iterations"] == 10 for x in d["sizes"]))
+    p = d.get("size_in_progress")
+    check(f"ring JSON: the size in progress, if rank 0 measured any of it ({p})",
+          p is None or (p["size_bytes"] == 2 * printed[-1] and
+                        0 <= p["iterations_measured_rank0"] <= 10))
 for r in ranks:
     rows = list(csv.DictReader(open(f"{work}/ring-{r}.csv")))
     per = collections.Counter(int(x["bytes"]) * 4 for x in rows)
