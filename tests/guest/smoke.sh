@@ -15,6 +15,8 @@
 #   3. a command's exit status (7) comes back as the harness's exit status.
 #   4. --timeout 5 on a hanging command gives 124, quickly, with the timeout message.
 #   5. two guests over the virtual wire: ib_send_lat server in g0, client in g1.
+#   6. a guest whose first boot hangs (its initramfs runs `cat` instead of /init) is killed
+#      after DLCNET_GUEST_BOOT_LIMIT seconds and booted again, and its command runs.
 #   plus argument errors exit 2 without booting anything.
 # shellcheck disable=SC2016  # guest commands are single-quoted: they expand in the guest
 set -euo pipefail
@@ -149,6 +151,16 @@ else
   bad "two guests: ib_send_lat g0 server <- g1 client over the wire exit 0"; dump wire
 fi
 check "two guests: both statuses printed" grep -qxF "rdma-run: exit status g0=0 g1=0" "$tmp/wire.err"
+
+# ---- 6. a boot that hangs is done again -------------------------------------------------
+DLCNET_GUEST_FIRST_BOOT_ARGS=rdinit=/bin/cat DLCNET_GUEST_BOOT_LIMIT=15 \
+  run_rr reboot --timeout 120 -- echo booted-again
+if [ "$(rc_of reboot)" -eq 0 ] && grep -qxF booted-again "$tmp/reboot.out" &&
+   grep -qF "guest 0 did not start in 15 s: booting it again" "$tmp/reboot.err"; then
+  ok "a hung first boot is booted again and the command runs ($(cat "$tmp/reboot.secs") s)"
+else
+  bad "a hung first boot is booted again and the command runs"; dump reboot
+fi
 
 echo "smoke: $((SECONDS - t0)) s in all (boot+run: devices $(cat "$tmp/devices.secs") s, sendlat $(cat "$tmp/sendlat.secs") s, status $(cat "$tmp/status.secs") s, two guests $(cat "$tmp/wire.secs") s)"
 echo "$passed passed, $failed failed"
