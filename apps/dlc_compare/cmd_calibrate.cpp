@@ -10,6 +10,7 @@
 #include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "model/bench_calibration.hpp"
+#include "model/calibration_source.hpp"
 
 namespace dlcnet::compare::cli {
 namespace {
@@ -35,7 +36,9 @@ int run_calibrate(const CalibrateOptions& o) {
   for (const std::string& path : o.reports) names += (names.empty() ? "" : ", ") + path;
   const model::Calibration c =
       interpret_json(names, [&] { return model::calibration_from_bench(reports); });
-  write_json_file(out, model::to_json(c));
+  nlohmann::json doc = model::to_json(c);
+  doc["source"] = model::calibration_source(reports);
+  write_json_file(out, doc);
   std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate "
             << c.link_rate_Bps * 8e-9 << " Gbit/s (payload), " << c.overhead_by_size.size()
             << " size overheads; " << o.out << '\n';

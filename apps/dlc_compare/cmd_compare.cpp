@@ -5,9 +5,11 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "apps/cli_number.hpp"
 #include "apps/dlc_compare/commands.hpp"
+#include "compare/calibration_check.hpp"
 #include "compare/compare_report.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
@@ -32,17 +34,29 @@ int run_compare(const CompareOptions& o, Argv args) {
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json);
   const std::unique_ptr<OutputFile> csv = open_output("--csv", o.csv);
   double ack_s = o.ack_us * 1e-6;
-  if (!o.calibration.empty()) ack_s = model::read_calibration(o.calibration).base_latency_s;
+  std::optional<model::Calibration> cal;
+  if (!o.calibration.empty()) {
+    cal = model::read_calibration(o.calibration);
+    ack_s = cal->base_latency_s;
+  }
   const FlowMap map = read_flow_map(o.measured);
   const std::vector<FctRecord> fct = read_fct_txt(o.predicted);
   const Comparison c = compare(map, o.measured, fct, o.predicted, ack_s * 1e9, o.free_starts);
   print_comparison(std::cout, c);
+  const std::optional<CalibrationCheck> fit = cal ? check_calibration(map, *cal) : std::nullopt;
+  if (fit && !fit->warning.empty())
+    std::cerr << "dlc-compare: warning: " << o.calibration << ": " << fit->warning << '\n';
   auto write_csv = [&] {
     if (csv) write_stream(*csv, [&](std::ostream& out) { write_comparison_csv(out, c); });
   };
   auto write_json = [&] {
     if (!json) return;
     nlohmann::json doc = comparison_json(c);
+    if (fit) {
+      doc["calibration_fit"] = {{"fastest_over_idle", fit->fastest_ratio},
+                                {"warning", fit->warning.empty() ? nlohmann::json(nullptr)
+                                                                 : nlohmann::json(fit->warning)}};
+    }
     doc["context"] = make_run_context("dlc-compare", args.argc, args.argv);
     write_json_file(*json, doc);
   };

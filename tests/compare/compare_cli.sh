@@ -58,6 +58,28 @@ sed 's/^2 1 0 10001 3000/2 1 0 10001 3x00/' "$dir/m.map" >"$dir/bad.map"
 expect_error 3 "bad.map:7: field size" "$dir/bad.map" "$dir/fct.txt" --ack-latency-us 10
 expect_error 3 "nothing.map: cannot open" "$dir/nothing.map" "$dir/fct.txt" --ack-latency-us 10
 expect_error 3 "c.json: missing key \"test\"" calibrate "$dir/c.json" --out "$dir/x.json"
+# A calibration of another fabric is named (the map's messages took 90 to 390 us): one whose
+# idle network is 43x faster (shared memory's), one 11x slower; one that fits (1.4) is quiet.
+# cal_fit NAME RATE_BPS BASE_S: compare against that calibration; its stderr in $dir/NAME.err.
+cal_fit() {
+  echo "{\"link_rate_Bps\": $2, \"base_latency_s\": $3, \"header_bytes\": 0}" >"$dir/$1.cal"
+  "$tool" "$dir/m.map" "$dir/fct.txt" --calibration "$dir/$1.cal" --json "$dir/$1.json" \
+    >"$dir/o" 2>"$dir/$1.err" || fail "calibration $1: exit $?: $(cat "$dir/$1.err")"
+}
+cal_fit fast 1e10 1e-6
+grep -q "warning: $dir/fast.cal: even the run's fastest message took 4[0-9].[0-9] times" "$dir/fast.err" ||
+  fail "a faster fabric's calibration not named: $(cat "$dir/fast.err")"
+cal_fit slow 1e5 1e-3
+grep -q "warning: $dir/slow.cal: the run's fastest message took 0.0[0-9]* of" "$dir/slow.err" ||
+  fail "a slower fabric's calibration not named: $(cat "$dir/slow.err")"
+cal_fit fits 1e8 4e-5
+[ ! -s "$dir/fits.err" ] || fail "a fitting calibration warned: $(cat "$dir/fits.err")"
+python3 - "$dir" <<'PY' || fail "calibration_fit in the JSON"
+import json, sys
+fit = {n: json.load(open(f"{sys.argv[1]}/{n}.json"))["calibration_fit"] for n in ("fast", "fits")}
+assert 40 < fit["fast"]["fastest_over_idle"] < 47 and "faster" in fit["fast"]["warning"]
+assert 1.3 < fit["fits"]["fastest_over_idle"] < 1.5 and fit["fits"]["warning"] is None
+PY
 # dlc-compare queue: measured 1000 B from 10 s to 12 s (flow.txt's zero at 10 s); SimAI's port 4:2
 # holds 2000 B from 0.5 s to 1.5 s after that zero, port 4:1 at most 500 B.
 cat > "$dir/fan.json" <<'EOF2'

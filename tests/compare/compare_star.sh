@@ -49,6 +49,10 @@ check "calibrate" "$C" calibrate "$work/lat64.json" "$work/lat64k.json" "$work/b
   --out "$work/c.json"
 json_assert "$work/c.json" \
   "80e6 / 8 <= d['link_rate_Bps'] <= 110e6 / 8" \
+  "[s['test'] for s in d['source']] == ['lat', 'lat', 'bw']" \
+  "all(s['transport'] == 'ucx' and s['lanes'] == ['tcp on h1'] for s in d['source'])" \
+  "all(s['netns'] == '$prefix-h1' and s['congestion_control'] == 'cubic' for s in d['source'])" \
+  "all(len(s['star']['hosts']) == 5 for s in d['source'])" \
   "0 < d['base_latency_s'] < 0.01"
 
 check "fanin with --export-flows" bash "$RUN" --prefix "$prefix" --ranks 5 --logs "$work/logs" \
