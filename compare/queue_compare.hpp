@@ -32,6 +32,7 @@ struct QueueRoundResult {
 struct QueueComparison {
   QueueSeries measured, predicted;  // predicted on the measured axis (shifted by offset_s)
   std::string measured_note, predicted_note;
+  std::string explanation;  // a known reason the two differ (dlc-compare queue), or empty
   double offset_s = 0;
   std::string offset_from;  // "--offset-s", "flow_origin_s", "first round", "none"
   double t0_s = 0, t1_s = 0, grid_s = 0;

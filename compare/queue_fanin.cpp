@@ -28,6 +28,27 @@ const nlohmann::json& array(const nlohmann::json& j, const char* name, const std
   return a;
 }
 
+// FaninQueue::senders_default_window; advisory: a shape it does not know is nullopt.
+std::optional<bool> senders_default_window(const nlohmann::json& doc) {
+  if (!doc.contains("context") || !doc["context"].is_object()) return std::nullopt;
+  const nlohmann::json& stacks = doc["context"].value("tcp_stacks", nlohmann::json());
+  if (!stacks.is_array()) return std::nullopt;
+  bool seen = false;
+  for (const nlohmann::json& s : stacks) {
+    if (!s.is_object() || !s.contains("ranks") || !s["ranks"].is_array()) return std::nullopt;
+    bool sender = false;
+    for (const nlohmann::json& r : s["ranks"]) sender = sender || (r.is_number() && r != 0);
+    if (!sender) continue;
+    if (!s.contains("routes") || !s["routes"].is_array()) return std::nullopt;
+    for (const nlohmann::json& route : s["routes"]) {
+      if (!route.is_object()) return std::nullopt;
+      if (route.contains("initcwnd") && !route["initcwnd"].is_null()) return false;
+    }
+    seen = true;
+  }
+  return seen ? std::optional<bool>(true) : std::nullopt;
+}
+
 }  // namespace
 
 FaninQueue fanin_queue(const nlohmann::json& doc, const std::string& file) {
@@ -81,6 +102,7 @@ FaninQueue fanin_queue(const nlohmann::json& doc, const std::string& file) {
     for (const QueueRound& r : q.rounds) q.origin_s = std::min(q.origin_s, r.first_post_s);
     q.origin_from = "first round";
   }
+  q.senders_default_window = senders_default_window(doc);
   return q;
 }
 

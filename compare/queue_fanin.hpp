@@ -6,6 +6,8 @@
 // flow.txt and of --fct.
 #pragma once
 
+#include <optional>
+
 #include <string>
 #include <vector>
 
@@ -30,6 +32,10 @@ struct FaninQueue {
   // "" (neither).
   double origin_s = 0;
   std::string origin_from;
+  // The senders' initial TCP window, from the report's context.tcp_stacks: true when every
+  // route of every rank but rank 0 leaves initcwnd unset (the kernel's 10 segments), false
+  // when one sets it; nullopt when the report does not say (an older report).
+  std::optional<bool> senders_default_window;
 };
 
 // Throws Error naming the file and the key (with the index in an array) of anything missing

@@ -49,6 +49,7 @@ void print_queue_comparison(std::ostream& out, const QueueComparison& c) {
   out << "  peak: measured " << kib(c.measured_peak.max_bytes) << " at "
       << secs(c.measured_peak.t_s - z) << ", predicted " << kib(c.predicted_peak.max_bytes)
       << " at " << secs(c.predicted_peak.t_s - z) << ": " << signed_pct(c.peak_error) << '\n';
+  if (!c.explanation.empty()) out << "  why they differ: " << c.explanation << '\n';
   out << "  mean: measured " << kib(c.measured_mean) << ", predicted " << kib(c.predicted_mean)
       << ": " << signed_pct(c.mean_error) << "; mean |difference| " << kib(c.mean_abs_diff)
       << ", area ratio " << c.area_ratio << '\n';
@@ -73,6 +74,8 @@ nlohmann::json queue_comparison_json(const QueueComparison& c) {
   j["measured"] = series_json(c.measured, c.measured_note);
   j["predicted"] = series_json(c.predicted, c.predicted_note);
   j["alignment"] = {{"offset_s", c.offset_s}, {"from", c.offset_from}};
+  j["explanation"] =
+      c.explanation.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.explanation);
   j["span_s"] = {c.t0_s - z, c.t1_s - z};
   j["grid_s"] = c.grid_s;
   j["grid_points"] = c.grid_t.size();

@@ -52,6 +52,17 @@ int run_queue(const QueueOptions& o, Argv args) {
   QueueComparison c = compare_queues(m.series, p.series, rounds, offset, from, o.grid_us * 1e-6);
   c.measured_note = m.note;
   c.predicted_note = p.note;
+  // A known reason: with TCP's initial window each sender puts a burst on the wire a window at
+  // a time, growing round by round, and the rest waits in its socket buffer, not at the port
+  // the prediction queues (docs/compare.md "Queue monitors").
+  if (m.fanin && m.fanin->senders_default_window.value_or(false) &&
+      c.predicted_peak.max_bytes > 1.5 * c.measured_peak.max_bytes) {
+    c.explanation =
+        "the senders ran TCP's initial window (their routes set no initcwnd): a burst leaves "
+        "each sender a window at a time and waits in its socket buffer, not at the port; hold "
+        "queues on a star made with --initcwnd 1000 (scripts/netns-star.sh), as an RDMA NIC "
+        "sends";
+  }
   print_queue_comparison(std::cout, c);
   auto write_csv = [&] {
     if (csv) write_stream(*csv, [&](std::ostream& out) { write_queue_csv(out, c); });
