@@ -40,8 +40,8 @@ void validate(Options& o, const Text& t, bool sweep_given, bool root_given) {
   if (root_given && !def.rooted) throw Error("--root: " + s.collective + " has no root");
   if (def.send_only && t.op == "write") {
     throw Error("--op write: " + s.collective +
-                " runs over sends only (its root would overwrite a buffer its successor has not "
-                "yet checked; nothing holds a rank that only sends back)");
+                " runs over sends only (a rank that only sends is held back by no peer: its "
+                "writes could overwrite a buffer the receiver has not yet checked)");
   }
   if (!t.size.empty()) {
     if (sweep_given) throw Error("-s gives one size: no -b, -e, -f or -i with it");
@@ -72,7 +72,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
   CLI::App app{
       "dlc-bench ring: the collectives of data-parallel training over N ranks, as nccl-tests "
       "runs them (all-reduce = reduce-scatter + all-gather on a ring; all-to-all as pairwise "
-      "exchanges), float32 sums checked element by element every iteration. Prints nccl-tests' "
+      "exchanges; broadcast a chain from the root; reduce = reduce-scatter + gather to the "
+      "root; gather and scatter direct to or from the root), "
+      "float32 sums checked element by element every iteration. Prints nccl-tests' "
       "table (time, algbw, busbw, #wrong), then every step's one-way latency and slowest link."};
   app.name("dlc-bench ring");
   std::string names;
@@ -80,7 +82,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--collective", s.collective, names)
       ->check(CLI::IsMember(collective_names()))
       ->capture_default_str();
-  auto* root = app.add_option("--root", s.root, "a rooted collective's root rank (broadcast)")
+  std::string rooted;
+  for (const std::string& n : collective_names())
+    if (collective(n).rooted) rooted += (rooted.empty() ? "" : ", ") + n;
+  auto* root = app.add_option("--root", s.root, "a rooted collective's root rank (" + rooted + ")")
                    ->check(dlcnet::cli::whole<int>(0, dlcnet::cli::kMaxRanks - 1))
                    ->capture_default_str();
   auto* b =

@@ -10,7 +10,10 @@
   X(kReducescatter)                \
   X(kAllgather)                    \
   X(kAlltoall)                     \
-  X(kBroadcast)
+  X(kBroadcast)                    \
+  X(kReduce)                       \
+  X(kGather)                       \
+  X(kScatter)
 
 namespace dlcnet::ring {
 

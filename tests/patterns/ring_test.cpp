@@ -134,6 +134,41 @@ TEST(RingPlan, BroadcastFromEveryRootReachesEveryRankInAChain) {
   EXPECT_LT(p.steps[2].to + p.steps[2].from, -1);  // nothing in the last step
 }
 
+// Reduce, gather and scatter from every root: exact; a perturbed input is wrong where it
+// lands (the root's output; for scatter the output of the rank after the root); the messages
+// through the root.
+TEST(RingPlan, RootedCollectivesFromEveryRoot) {
+  for (int n : {2, 3, 5}) {
+    for (int root = 0; root < n; ++root) {
+      const auto at = [&](int k) { return static_cast<size_t>((root + k) % n); };
+      for (const char* c : {"reduce", "gather", "scatter"}) {
+        EXPECT_EQ(simulate(c, 1004, n, 2, -1, root), std::vector<uint64_t>(n, 0)) << c;
+      }
+      std::vector<uint64_t> one(static_cast<size_t>(n), 0);
+      one[at(0)] = 1;
+      EXPECT_EQ(simulate("reduce", 4096, n, 2, static_cast<int>(at(n - 1)), root), one);
+      EXPECT_EQ(simulate("gather", 4096, n, 2, static_cast<int>(at(1)), root), one);
+      std::vector<uint64_t> next(static_cast<size_t>(n), 0);
+      next[at(1)] = 1;
+      EXPECT_EQ(simulate("scatter", 4096, n, 2, root, root), next);
+    }
+  }
+  const Layout l = layout_of(collective("reduce"), 4000, 4, 1);  // chunks of 250
+  const Plan root = plan_for(collective("reduce"), l, 1);
+  ASSERT_EQ(root.steps.size(), 6u);  // N-1 reduce-scatter, N-1 gather
+  for (int s = 3; s < 6; ++s) {
+    const Step& st = root.steps[static_cast<size_t>(s)];
+    EXPECT_EQ(st.from, (1 + s - 2) % 4);  // positions 1, 2, 3 after the root
+    EXPECT_EQ(st.to, -1);
+    EXPECT_EQ(st.recv.count, 250u);
+  }
+  const Plan last = plan_for(collective("reduce"), l, 0);  // position 3: sends in step 5
+  EXPECT_EQ(last.steps[5].to, 1);
+  EXPECT_EQ(last.steps[5].send.buf, Buf::out);
+  EXPECT_EQ(last.steps[5].remote.off, 0u);  // its chunk 0, into the root's output
+  EXPECT_LT(last.steps[3].to + last.steps[4].to, -1);
+}
+
 TEST(RingPlan, StepsAndPeers) {
   const Layout l = collective("allreduce").layout(4096, 4);
   const Plan p = plan_for(collective("allreduce"), l, 1);
