@@ -43,7 +43,12 @@ void validate(Options& o, const Text& t, bool sweep_given, bool root_given) {
                 " runs over sends only (a rank that only sends is held back by no peer: its "
                 "writes could overwrite a buffer the receiver has not yet checked)");
   }
-  if (!t.size.empty()) {
+  if (def.sizeless) {
+    if (sweep_given || !t.size.empty()) {
+      throw Error("-b, -e, -f, -i, -s: " + s.collective + " moves no payload (one size of 0 B)");
+    }
+    s.sizes = {0};
+  } else if (!t.size.empty()) {
     if (sweep_given) throw Error("-s gives one size: no -b, -e, -f or -i with it");
     const uint64_t one = elements(t.size, "-s");
     s.sizes = sweep(one, one, 2, 0);
@@ -73,7 +78,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       "dlc-bench ring: the collectives of data-parallel training over N ranks, as nccl-tests "
       "runs them (all-reduce = reduce-scatter + all-gather on a ring; all-to-all as pairwise "
       "exchanges; broadcast a chain from the root; reduce = reduce-scatter + gather to the "
-      "root; gather and scatter direct to or from the root), "
+      "root; gather and scatter direct to or from the root; barrier by dissemination), "
       "float32 sums checked element by element every iteration. Prints nccl-tests' "
       "table (time, algbw, busbw, #wrong), then every step's one-way latency and slowest link."};
   app.name("dlc-bench ring");

@@ -82,6 +82,16 @@ Piece chunk_piece(const Layout& l, Buf b, int c) {
   return Piece{b, l.chunk_off[i], l.chunk_count[i]};
 }
 
+uint64_t vector_elems(const Layout& l, const Plan& p) {
+  uint64_t n = l.count;
+  for (const Step& s : p.steps) {
+    for (const Piece& x : {s.send, s.recv}) {
+      if (x.buf != Buf::stage && x.count > 0) n = std::max(n, x.off + x.count);
+    }
+  }
+  return n;
+}
+
 namespace {
 
 #define DLCNET_TABLE_ENTRY(def) &def,

@@ -74,6 +74,9 @@ struct Plan {
 
 // Chunk c of the layout in buffer b.
 Piece chunk_piece(const Layout& l, Buf b, int c);
+// Elements the input and output buffers hold for `p`: the layout's count, or more where the
+// plan's messages reach beyond it (a barrier's tokens, with a count of 0).
+uint64_t vector_elems(const Layout& l, const Plan& p);
 
 struct CollectiveDef {
   const char* name;  // --collective NAME, the JSON's "collective"
@@ -99,6 +102,8 @@ struct CollectiveDef {
   // not checked for t yet.
   bool send_only = false;
   bool all_peers = false;  // every rank talks to every other (else ring neighbours)
+  // Moves no payload (a barrier): one size of 0 B, no -b, -e, -f, -i or -s.
+  bool sizeless = false;
 };
 inline constexpr uint64_t kNoElement = ~uint64_t{0};
 

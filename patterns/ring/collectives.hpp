@@ -13,7 +13,8 @@
   X(kBroadcast)                    \
   X(kReduce)                       \
   X(kGather)                       \
-  X(kScatter)
+  X(kScatter)                      \
+  X(kBarrier)
 
 namespace dlcnet::ring {
 

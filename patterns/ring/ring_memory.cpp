@@ -26,7 +26,7 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
   for (uint64_t bytes : spec.sizes) {
     const Layout l = layout_of(def, bytes, ranks, spec.root);
     const Plan p = def.plan(l, 0);
-    count = std::max(count, l.count);
+    count = std::max(count, vector_elems(l, p));
     const uint64_t per =
         std::max<uint64_t>(1, pieces(l.max_chunk, spec.segment_bytes / sizeof(float)));
     steps = std::max<uint64_t>(steps, p.steps.size() * per);

@@ -35,8 +35,10 @@ std::vector<uint64_t> simulate(const std::string& c, uint64_t bytes, int n, uint
   for (int r = 0; r < n; ++r) {
     plans.push_back(plan_for(def, l, r));
     SimRank& s = ranks[static_cast<size_t>(r)];
-    s.in.assign(l.count, -1.0f);  // anything the plan forgets to fill or move shows
-    s.out.assign(l.count, -1.0f);
+    // -1: anything the plan forgets to fill or move shows (a barrier's tokens lie beyond its
+    // count of 0).
+    s.in.assign(vector_elems(l, plans.back()), -1.0f);
+    s.out.assign(vector_elems(l, plans.back()), -1.0f);
     s.stage.assign(l.max_chunk * static_cast<uint64_t>(n), -1.0f);
     def.fill(s.in.data(), l, r, t);
     if (r == corrupt) {
@@ -167,6 +169,35 @@ TEST(RingPlan, RootedCollectivesFromEveryRoot) {
   EXPECT_EQ(last.steps[5].send.buf, Buf::out);
   EXPECT_EQ(last.steps[5].remote.off, 0u);  // its chunk 0, into the root's output
   EXPECT_LT(last.steps[3].to + last.steps[4].to, -1);
+}
+
+// The dissemination barrier: ceil(log2 N) rounds, rank r to r+2^k, from r-2^k; a token of
+// the wrong iteration (here perturbed) is wrong at the rank it reaches.
+TEST(RingPlan, BarrierIsADisseminationBarrier) {
+  const CollectiveDef& b = collective("barrier");
+  const Layout l = layout_of(b, 8, 5, 0);
+  EXPECT_EQ(l.count, 0u);
+  const Plan p = plan_for(b, l, 1);
+  ASSERT_EQ(p.steps.size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    const Step& st = p.steps[static_cast<size_t>(k)];
+    EXPECT_EQ(st.to, (1 + (1 << k)) % 5);
+    EXPECT_EQ(st.from, ((1 - (1 << k)) % 5 + 5) % 5);
+    EXPECT_EQ(st.send.count, 1u);
+    EXPECT_EQ(st.recv.off, static_cast<uint64_t>(k));
+  }
+  EXPECT_EQ(vector_elems(l, p), 3u);
+  EXPECT_EQ(plan_for(b, layout_of(b, 8, 2, 0), 0).steps.size(), 1u);
+  EXPECT_EQ(plan_for(b, layout_of(b, 8, 16, 0), 0).steps.size(), 4u);
+  // Rank 2's token reaches 3 (round 0), 4 (round 1) and 1 (round 2).
+  EXPECT_EQ(simulate("barrier", 8, 5, 1, 2), (std::vector<uint64_t>{0, 1, 0, 1, 1}));
+  RingSpec s;
+  s.collective = "barrier";
+  s.sizes = {0};
+  const RegionMap m = region_map(s, 5);
+  EXPECT_GE(m.out[0], m.in + 4);
+  EXPECT_GE(m.out[1], m.out[0] + 3 * 4);
+  EXPECT_GE(m.stage[0], m.out[1] + 3 * 4);
 }
 
 TEST(RingPlan, StepsAndPeers) {
