@@ -14,7 +14,8 @@
   X(kReduce)                       \
   X(kGather)                       \
   X(kScatter)                      \
-  X(kBarrier)
+  X(kBarrier)                      \
+  X(kSendrecv)
 
 namespace dlcnet::ring {
 
