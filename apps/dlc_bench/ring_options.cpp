@@ -77,8 +77,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   CLI::App app{
       "dlc-bench ring: the collectives of data-parallel training over N ranks, as nccl-tests "
       "runs them (all-reduce = reduce-scatter + all-gather on a ring; all-to-all as pairwise "
-      "exchanges; broadcast a chain from the root; reduce = reduce-scatter + gather to the "
-      "root; gather and scatter direct to or from the root; sendrecv r to r+1; barrier by "
+      "exchanges; broadcast a chain from the root; reduce a chain into the root; "
+      "gather and scatter direct to or from the root; sendrecv r to r+1; barrier by "
       "dissemination, no payload), "
       "float32 sums checked element by element every iteration. Prints nccl-tests' "
       "table (time, algbw, busbw, #wrong), then every step's one-way latency and slowest link."};

@@ -1,19 +1,16 @@
-// Reduce (sum) to --root: the ring's reduce-scatter (N-1 steps), then a gather of the summed
-// chunks into the root (N-1 steps, root_steps.hpp): rank r sends its chunk straight into the
-// root's output as soon as each segment of it is summed. Every rank's input is the whole
-// vector; the root's output is the vector's sum (the others' outputs are scratch and not
-// checked, as nccl-tests checks the root's only). Messages per iteration: N(N-1) of about
-// 1/N of the size; through the root 2(N-1)/N of the size in, (N-1)/N out. busbw = algbw
-// (nccl-tests' factor 1).
-//
-// --op write is safe with two buffer sets while every chunk has an element (N elements or
-// more): a rank sends its gather message of iteration t only once its chunk holds every
-// rank's input of t, so the root has started t and checked t-1; the reduce-scatter is the
-// reducescatter's. Below N elements a rank with an empty chunk receives nothing and only
-// sends, and its writes can overtake (as in reducescatter and allgather, docs/ring.md).
+// Reduce (sum) to --root as a pipelined chain along the ring, N-1 steps: in step s the rank
+// s+1 places after the root sends its partial sum (its input at step 0, else the sum it made
+// in step s-1) to the next rank, which adds its input to it; the last step reaches the root.
+// With --segment every segment moves on as soon as it has arrived and been summed, so the
+// chain is a pipeline (NCCL's ring reduce, the broadcast's chain run backwards): every link
+// carries the size once, so a port-limited fabric allows busbw up to its rate (a reduce-
+// scatter then a gather into the root would carry 2(N-1)/N of the size into the root). Every
+// rank's input is the whole vector; the root's output is its sum (the others' outputs are
+// partial sums, not checked, as nccl-tests checks the root's only). N-1 messages of the whole
+// size per iteration; busbw = algbw (nccl-tests' factor 1).
+// --op send only: the chain's head only sends, so nothing holds it back an iteration.
 #include "patterns/ring/collectives.hpp"
 #include "patterns/ring/ring_data.hpp"
-#include "patterns/ring/ring_steps.hpp"
 #include "patterns/ring/root_steps.hpp"
 
 namespace dlcnet::ring {
@@ -21,8 +18,21 @@ namespace {
 
 Plan plan(const Layout& l, int rank) {
   Plan p;
-  add_reduce_scatter(p.steps, l, rank);
-  add_gather_to_root(p.steps, l, rank, Buf::out);
+  const int n = l.ranks, k = position(l, rank);
+  for (int s = 0; s + 1 < n; ++s) {
+    Step st;
+    st.phase = "reduce";
+    if (k == s + 1) {
+      st.to = (rank + 1) % n;
+      st.send = Piece{s == 0 ? Buf::in : Buf::out, 0, l.count};
+    }
+    if (k == (s + 2) % n) {  // the next one, the root last
+      st.from = (rank - 1 + n) % n;
+      st.recv = Piece{Buf::stage, 0, l.count};
+      st.reduce = true;
+    }
+    p.steps.push_back(st);
+  }
   return p;
 }
 
@@ -38,12 +48,12 @@ uint64_t check(const float* out, const Layout& l, int rank, uint32_t t) {
 
 const CollectiveDef kReduce{.name = "reduce",
                             .bus_factor = unit_factor,
-                            .layout = whole_vector,
+                            .layout = whole_message,
                             .plan = plan,
                             .fill = fill_whole,
                             .check = check,
                             .corrupt_index = middle_element,
                             .rooted = true,
-                            .all_peers = true};
+                            .send_only = true};
 
 }  // namespace dlcnet::ring

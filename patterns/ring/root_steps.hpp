@@ -4,8 +4,8 @@
 // one step and does nothing in the others. Nothing orders those messages: the root's receives
 // are posted an iteration ahead (ring_engine.hpp) and a rank with nothing to receive before
 // its step sends at once, so all N-1 are in flight together.
-//   gather, step s: the rank at position s+1 sends its chunk (from `from`: its input, or the
-//     output a reduce-scatter left its sum in) into the root's output at the same offsets;
+//   gather, step s: the rank at position s+1 sends its chunk (from buffer `from`) into the
+//     root's output at the same offsets;
 //   scatter, step s: the root sends chunk s+1 places after its own, from its input, into the
 //     output of the rank that owns it.
 #pragma once

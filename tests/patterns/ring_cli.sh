@@ -89,10 +89,10 @@ check_fails "--root outside the world" "--root 3: the world has ranks 0 to 2" \
 
 # Reduce, gather, scatter, sendrecv and barrier (issue 29 §3): at 2, 3 and 4 ranks over shared
 # memory, from the last rank as root, sizes of 1 to 1001 floats (251, 501, 751: none divisible
-# by 2, 3 or 4 throughout), every element checked; nccl-tests' factor and the steps (reduce:
-# reduce-scatter then gather, 2(N-1); gather, scatter: N-1; sendrecv 1; barrier ceil(log2 N)).
+# by 2, 3 or 4 throughout), every element checked; nccl-tests' factor and the steps (reduce, a
+# chain, gather, scatter: N-1; sendrecv 1; barrier ceil(log2 N)).
 declare -A factor=([reduce]=1 [gather]=-1 [scatter]=-1 [sendrecv]=1)
-declare -A steps=([reduce]=2 [gather]=1 [scatter]=1 [sendrecv]=0)
+declare -A steps=([reduce]=1 [gather]=1 [scatter]=1 [sendrecv]=0)
 for c in reduce gather scatter sendrecv; do
   for n in 2 3 4; do
     root=()
@@ -115,13 +115,13 @@ for n in 2 3 4; do
     "d['sizes'][0]['size_bytes'] == 0 and d['sizes'][0]['busbw_GBps'] == 0" \
     "len(d['sizes'][0]['steps']) == $((n > 2 ? 2 : 1))"
 done
-# --op write (reduce, barrier; the others refuse it): 50 iterations back to back. (Reduce from
-# 4 KiB: below N elements a rank with an empty chunk only sends, docs/ring.md.)
+# Reduce's chain pipelined by --segment from root 1 (rank 0 its head at 2 ranks), 50 iterations
+# back to back; --op write (barrier; the others refuse it).
 for n in 2 3 4; do
-  check "reduce --op write from root 1, $n ranks, sm, 50 iterations" "$B" ring --spawn \
-    --ranks "$n" $(ucx sm,self) --collective reduce --root 1 --op write -b 4K -e 1M -f 16 -n 50 \
-    -w 2 --segment 64K --json "$work/rw$n.json"
-  json_assert "$work/rw$n.json" "d['wrong_total'] == 0 and d['op'] == 'write' and len(d['sizes']) == 3"
+  check "reduce --segment 64K from root 1, $n ranks, sm, 50 iterations" "$B" ring --spawn \
+    --ranks "$n" $(ucx sm,self) --collective reduce --root 1 -b 4K -e 1M -f 16 -n 50 -w 2 \
+    --segment 64K --json "$work/rs$n.json"
+  json_assert "$work/rs$n.json" "d['wrong_total'] == 0 and len(d['sizes']) == 3"
   check "barrier --op write, $n ranks, sm, 50 iterations" "$B" ring --spawn --ranks "$n" \
     $(ucx sm,self) --collective barrier --op write -n 50 -w 2 --json "$work/bw$n.json"
   json_assert "$work/bw$n.json" "d['wrong_total'] == 0 and d['op'] == 'write'"
@@ -140,8 +140,10 @@ for spec in "reduce 3 1 2 3" "gather 3 2 0 3" "scatter 3 1 1 3" "sendrecv 3 - 0 
   grep -q "Out of bounds values : $5 FAILED" "$work/out" && ok "$1: $5 wrong, FAILED" ||
     bad "$1 corrupted: $(grep 'Out of bounds' "$work/out")"
 done
-check_usage "gather --op write" "--op write: gather runs over sends only" \
-  "$B" ring --spawn --ranks 2 --collective gather --op write
+for c in reduce gather; do
+  check_usage "$c --op write" "--op write: $c runs over sends only" \
+    "$B" ring --spawn --ranks 2 --collective "$c" --op write
+done
 check_usage "barrier with a size" "-b, -e, -f, -i, -s: barrier moves no payload" \
   "$B" ring --spawn --ranks 2 --collective barrier -s 4K
 check_usage "sendrecv --root" "--root: sendrecv has no root" \

@@ -137,8 +137,8 @@ TEST(RingPlan, BroadcastFromEveryRootReachesEveryRankInAChain) {
 }
 
 // Reduce, gather and scatter from every root: exact; a perturbed input is wrong where it
-// lands (the root's output; for scatter the output of the rank after the root); the messages
-// through the root.
+// lands (the root's output; for scatter the output of the rank after the root); reduce's
+// chain.
 TEST(RingPlan, RootedCollectivesFromEveryRoot) {
   for (int n : {2, 3, 5}) {
     for (int root = 0; root < n; ++root) {
@@ -155,20 +155,32 @@ TEST(RingPlan, RootedCollectivesFromEveryRoot) {
       EXPECT_EQ(simulate("scatter", 4096, n, 2, root, root), next);
     }
   }
-  const Layout l = layout_of(collective("reduce"), 4000, 4, 1);  // chunks of 250
-  const Plan root = plan_for(collective("reduce"), l, 1);
-  ASSERT_EQ(root.steps.size(), 6u);  // N-1 reduce-scatter, N-1 gather
-  for (int s = 3; s < 6; ++s) {
-    const Step& st = root.steps[static_cast<size_t>(s)];
-    EXPECT_EQ(st.from, (1 + s - 2) % 4);  // positions 1, 2, 3 after the root
-    EXPECT_EQ(st.to, -1);
-    EXPECT_EQ(st.recv.count, 250u);
-  }
-  const Plan last = plan_for(collective("reduce"), l, 0);  // position 3: sends in step 5
-  EXPECT_EQ(last.steps[5].to, 1);
-  EXPECT_EQ(last.steps[5].send.buf, Buf::out);
-  EXPECT_EQ(last.steps[5].remote.off, 0u);  // its chunk 0, into the root's output
-  EXPECT_LT(last.steps[3].to + last.steps[4].to, -1);
+  // Reduce: a chain 2 -> 3 -> 0 -> 1 (root 1), each link the whole vector, summed on arrival.
+  const CollectiveDef& red = collective("reduce");
+  const Layout l = layout_of(red, 4000, 4, 1);
+  const Plan head = plan_for(red, l, 2), mid = plan_for(red, l, 0), root = plan_for(red, l, 1);
+  ASSERT_EQ(root.steps.size(), 3u);
+  EXPECT_EQ(head.steps[0].to, 3);
+  EXPECT_EQ(head.steps[0].send.buf, Buf::in);
+  EXPECT_EQ(head.steps[0].send.count, 1000u);
+  EXPECT_LT(head.steps[1].to + head.steps[1].from + head.steps[2].to + head.steps[2].from, -3);
+  EXPECT_EQ(mid.steps[1].from, 3);
+  EXPECT_TRUE(mid.steps[1].reduce);
+  EXPECT_EQ(mid.steps[2].to, 1);
+  EXPECT_EQ(mid.steps[2].send.buf, Buf::out);
+  EXPECT_EQ(mid.steps[2].remote.buf, Buf::stage);
+  EXPECT_EQ(root.steps[2].from, 0);
+  EXPECT_EQ(root.steps[2].recv.count, 1000u);
+  EXPECT_LT(root.steps[0].from + root.steps[1].from + root.steps[2].to, -2);
+  // Rank 0 is the head at 2 ranks from root 1 and receives nothing: the staging is sized by
+  // the root's plan, which does.
+  RingSpec spec;
+  spec.collective = "reduce";
+  spec.root = 1;
+  spec.sizes = {4096};
+  const RegionMap m = region_map(spec, 2);
+  EXPECT_GE(m.stage[1], m.stage[0] + 4096);
+  EXPECT_GE(m.notify_send, m.stage[1] + 4096);
 }
 
 // The dissemination barrier: ceil(log2 N) rounds, rank r to r+2^k, from r-2^k; a token of
