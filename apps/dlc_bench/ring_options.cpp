@@ -40,10 +40,15 @@ void validate(Options& o, const Text& t, bool sweep_given, bool root_given) {
   if (root_given && !def.rooted) throw Error("--root: " + s.collective + " has no root");
   if (def.send_only && t.op == "write") {
     throw Error("--op write: " + s.collective +
-                " runs over sends only (its root would overwrite a buffer its successor has not "
-                "yet checked; nothing holds a rank that only sends back)");
+                " runs over sends only (a rank that only sends is held back by no peer: its "
+                "writes could overwrite a buffer the receiver has not yet checked)");
   }
-  if (!t.size.empty()) {
+  if (def.sizeless) {
+    if (sweep_given || !t.size.empty()) {
+      throw Error("-b, -e, -f, -i, -s: " + s.collective + " moves no payload (one size of 0 B)");
+    }
+    s.sizes = {0};
+  } else if (!t.size.empty()) {
     if (sweep_given) throw Error("-s gives one size: no -b, -e, -f or -i with it");
     const uint64_t one = elements(t.size, "-s");
     s.sizes = sweep(one, one, 2, 0);
@@ -72,7 +77,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   CLI::App app{
       "dlc-bench ring: the collectives of data-parallel training over N ranks, as nccl-tests "
       "runs them (all-reduce = reduce-scatter + all-gather on a ring; all-to-all as pairwise "
-      "exchanges), float32 sums checked element by element every iteration. Prints nccl-tests' "
+      "exchanges; broadcast a chain from the root; reduce a chain into the root; "
+      "gather and scatter direct to or from the root; sendrecv r to r+1; barrier by "
+      "dissemination, no payload), "
+      "float32 sums checked element by element every iteration. Prints nccl-tests' "
       "table (time, algbw, busbw, #wrong), then every step's one-way latency and slowest link."};
   app.name("dlc-bench ring");
   std::string names;
@@ -80,7 +88,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--collective", s.collective, names)
       ->check(CLI::IsMember(collective_names()))
       ->capture_default_str();
-  auto* root = app.add_option("--root", s.root, "a rooted collective's root rank (broadcast)")
+  std::string rooted;
+  for (const std::string& n : collective_names())
+    if (collective(n).rooted) rooted += (rooted.empty() ? "" : ", ") + n;
+  auto* root = app.add_option("--root", s.root, "a rooted collective's root rank (" + rooted + ")")
                    ->check(dlcnet::cli::whole<int>(0, dlcnet::cli::kMaxRanks - 1))
                    ->capture_default_str();
   auto* b =

@@ -5,24 +5,10 @@
 // factor 1). N-1 messages of the whole size per iteration.
 #include "patterns/ring/collectives.hpp"
 #include "patterns/ring/ring_data.hpp"
+#include "patterns/ring/root_steps.hpp"
 
 namespace dlcnet::ring {
 namespace {
-
-int position(const Layout& l, int rank) {
-  return (rank - l.root + l.ranks) % l.ranks;
-}
-
-double bus_factor(int) {
-  return 1.0;
-}
-
-// Every message is the whole vector (max_chunk sizes the messages and their segments).
-Layout layout(uint64_t bytes, int ranks) {
-  Layout l = whole_vector(bytes, ranks);
-  l.max_chunk = l.count;
-  return l;
-}
 
 Plan plan(const Layout& l, int rank) {
   Plan p;
@@ -39,10 +25,6 @@ Plan plan(const Layout& l, int rank) {
   return p;
 }
 
-void fill(float* in, const Layout& l, int rank, uint32_t t) {
-  if (position(l, rank) == 0) fill_whole(in, l, rank, t);
-}
-
 uint64_t check(const float* out, const Layout& l, int, uint32_t t) {
   uint64_t wrong = 0;
   for (uint64_t g = 0; g < l.count; ++g) wrong += out[g] != input_value(l.root, g, t);
@@ -57,10 +39,10 @@ uint64_t corrupt_index(const Layout& l, int rank) {
 }  // namespace
 
 const CollectiveDef kBroadcast{.name = "broadcast",
-                               .bus_factor = bus_factor,
-                               .layout = layout,
+                               .bus_factor = unit_factor,
+                               .layout = whole_message,
                                .plan = plan,
-                               .fill = fill,
+                               .fill = fill_at_root,
                                .check = check,
                                .corrupt_index = corrupt_index,
                                .rooted = true,

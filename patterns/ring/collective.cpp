@@ -32,12 +32,64 @@ double one_pass_factor(int ranks) {
   return static_cast<double>(ranks - 1) / ranks;
 }
 
+double unit_factor(int) {
+  return 1.0;
+}
+
 void fill_whole(float* in, const Layout& l, int rank, uint32_t t) {
   for (uint64_t g = 0; g < l.count; ++g) in[g] = input_value(rank, g, t);
 }
 
 uint64_t middle_element(const Layout& l, int) {
   return l.count ? l.count / 2 : kNoElement;
+}
+
+Layout whole_message(uint64_t bytes, int ranks) {
+  Layout l = whole_vector(bytes, ranks);
+  l.max_chunk = l.count;  // sizes the messages and their segments
+  return l;
+}
+
+void fill_at_root(float* in, const Layout& l, int rank, uint32_t t) {
+  if (rank == l.root) fill_whole(in, l, rank, t);
+}
+
+void fill_own_chunk(float* in, const Layout& l, int rank, uint32_t t) {
+  const auto r = static_cast<size_t>(rank);
+  for (uint64_t g = l.chunk_off[r]; g < l.chunk_off[r] + l.chunk_count[r]; ++g) {
+    in[g] = input_value(rank, g, t);
+  }
+}
+
+uint64_t own_chunk_start(const Layout& l, int rank) {
+  const auto r = static_cast<size_t>(rank);
+  return l.chunk_count[r] ? l.chunk_off[r] : kNoElement;
+}
+
+uint64_t wrong_gathered(const float* out, const Layout& l, uint32_t t) {
+  uint64_t wrong = 0;
+  for (int c = 0; c < l.ranks; ++c) {
+    const auto i = static_cast<size_t>(c);
+    for (uint64_t g = l.chunk_off[i]; g < l.chunk_off[i] + l.chunk_count[i]; ++g) {
+      wrong += out[g] != input_value(c, g, t);
+    }
+  }
+  return wrong;
+}
+
+Piece chunk_piece(const Layout& l, Buf b, int c) {
+  const auto i = static_cast<size_t>(c);
+  return Piece{b, l.chunk_off[i], l.chunk_count[i]};
+}
+
+uint64_t vector_elems(const Layout& l, const Plan& p) {
+  uint64_t n = l.count;
+  for (const Step& s : p.steps) {
+    for (const Piece& x : {s.send, s.recv}) {
+      if (x.buf != Buf::stage && x.count > 0) n = std::max(n, x.off + x.count);
+    }
+  }
+  return n;
 }
 
 namespace {

@@ -29,10 +29,23 @@ Layout whole_vector(uint64_t bytes, int ranks);
 // nccl-tests' factor of the collectives that move (N-1)/N of the vector through each rank:
 // reduce-scatter, all-gather, all-to-all.
 double one_pass_factor(int ranks);
+// nccl-tests' factor 1 of the collectives whose every byte crosses one link: broadcast,
+// reduce, sendrecv.
+double unit_factor(int ranks);
 // Every element of the vector is this rank's input (ring_data.hpp's values).
 void fill_whole(float* in, const Layout& l, int rank, uint32_t t);
 // The test switch's element when every rank contributes every element: the middle one.
 uint64_t middle_element(const Layout& l, int rank);
+// The layout of a collective whose every message is the whole vector (broadcast, sendrecv).
+Layout whole_message(uint64_t bytes, int ranks);
+// Only the root's input is the vector (ring_data.hpp's values); the others' stay unfilled.
+void fill_at_root(float* in, const Layout& l, int rank, uint32_t t);
+// Rank r's input is its own chunk r (all-gather, gather).
+void fill_own_chunk(float* in, const Layout& l, int rank, uint32_t t);
+// The first element of the rank's own chunk, or kNoElement when it is empty.
+uint64_t own_chunk_start(const Layout& l, int rank);
+// Elements of a gathered vector (chunk c holds rank c's input) that are wrong.
+uint64_t wrong_gathered(const float* out, const Layout& l, uint32_t t);
 
 // A run of elements in one of a rank's three buffers: its input, its output, and the staging
 // slots a reduce-scatter receives partial sums into.
@@ -59,6 +72,12 @@ struct Plan {
   std::vector<Step> steps;
 };
 
+// Chunk c of the layout in buffer b.
+Piece chunk_piece(const Layout& l, Buf b, int c);
+// Elements the input and output buffers hold for `p`: the layout's count, or more where the
+// plan's messages reach beyond it (a barrier's tokens, with a count of 0).
+uint64_t vector_elems(const Layout& l, const Plan& p);
+
 struct CollectiveDef {
   const char* name;  // --collective NAME, the JSON's "collective"
   // nccl-tests' bus bandwidth factor: busbw = algbw x factor.
@@ -78,10 +97,13 @@ struct CollectiveDef {
   // receives are posted, and a write may land, while this one still runs.
   bool one_buffer_set = false;
   bool rooted = false;  // takes --root (Layout::root)
-  // --op send only: a rank that only sends (a broadcast's root) is held back by no peer, and
-  // its writes of iteration t+2 would land in a buffer its peer has not checked for t yet.
+  // --op send only: a rank that only sends (a broadcast's root, a gather's other ranks) is
+  // held back by no peer, and its writes of iteration t+2 would land in a buffer its peer has
+  // not checked for t yet.
   bool send_only = false;
   bool all_peers = false;  // every rank talks to every other (else ring neighbours)
+  // Moves no payload (a barrier): one size of 0 B, no -b, -e, -f, -i or -s.
+  bool sizeless = false;
 };
 inline constexpr uint64_t kNoElement = ~uint64_t{0};
 

@@ -10,7 +10,12 @@
   X(kReducescatter)                \
   X(kAllgather)                    \
   X(kAlltoall)                     \
-  X(kBroadcast)
+  X(kBroadcast)                    \
+  X(kReduce)                       \
+  X(kGather)                       \
+  X(kScatter)                      \
+  X(kBarrier)                      \
+  X(kSendrecv)
 
 namespace dlcnet::ring {
 

@@ -25,8 +25,11 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
   uint64_t count = 0, stage = 0, steps = 0;
   for (uint64_t bytes : spec.sizes) {
     const Layout l = layout_of(def, bytes, ranks, spec.root);
-    const Plan p = def.plan(l, 0);
-    count = std::max(count, l.count);
+    // Every rank's plan has the same steps and staging but a rooted collective's: there the
+    // root's, which receives what any other rank does (rank 0 may be a chain's head, which
+    // receives nothing). l.root is 0 when the collective has no root.
+    const Plan p = def.plan(l, l.root);
+    count = std::max(count, vector_elems(l, p));
     const uint64_t per =
         std::max<uint64_t>(1, pieces(l.max_chunk, spec.segment_bytes / sizeof(float)));
     steps = std::max<uint64_t>(steps, p.steps.size() * per);

@@ -101,7 +101,8 @@ class Ring final : public runner::Pattern {
 
   void allocate(Transport& t) override { mem_ = t.allocate_memory(map_.total); }
 
-  // Ring neighbours (everyone for all-to-all), and rank 0 with everyone for the clocks.
+  // Ring neighbours (everyone where all_peers: all-to-all, gather, scatter, barrier),
+  // and rank 0 with everyone for the clocks.
   std::vector<int> peers() const override {
     std::set<int> p;
     if (def_.all_peers || me_ == 0) {

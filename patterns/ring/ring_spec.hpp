@@ -12,7 +12,7 @@ namespace dlcnet::ring {
 
 struct RingSpec {
   std::string collective = "allreduce";  // a name of the table (collectives.hpp)
-  int root = 0;                          // a rooted collective's root (broadcast)
+  int root = 0;                          // a rooted collective's root (CollectiveDef::rooted)
   std::vector<uint64_t> sizes;           // bytes per size, ascending (nccl-tests' -b/-e/-f or -s)
   uint32_t iterations = 20;              // measured, per size
   uint32_t warmup = 5;                   // unmeasured, per size, before the measured ones

@@ -9,11 +9,6 @@ int wrap(int x, int n) noexcept {
   return ((x % n) + n) % n;
 }
 
-Piece chunk(const Layout& l, Buf b, int c) {
-  const auto i = static_cast<size_t>(c);
-  return Piece{b, l.chunk_off[i], l.chunk_count[i]};
-}
-
 }  // namespace
 
 void add_reduce_scatter(std::vector<Step>& steps, const Layout& l, int rank) {
@@ -23,7 +18,7 @@ void add_reduce_scatter(std::vector<Step>& steps, const Layout& l, int rank) {
     st.phase = "reduce-scatter";
     st.to = wrap(rank + 1, n);
     st.from = wrap(rank - 1, n);
-    st.send = chunk(l, s == 0 ? Buf::in : Buf::out, wrap(rank - s - 1, n));
+    st.send = chunk_piece(l, s == 0 ? Buf::in : Buf::out, wrap(rank - s - 1, n));
     const auto c = static_cast<size_t>(wrap(rank - s - 2, n));
     st.recv = Piece{Buf::stage, static_cast<uint64_t>(s) * l.max_chunk, l.chunk_count[c]};
     st.reduce = true;
@@ -39,8 +34,8 @@ void add_all_gather(std::vector<Step>& steps, const Layout& l, int rank) {
     st.phase = "all-gather";
     st.to = wrap(rank + 1, n);
     st.from = wrap(rank - 1, n);
-    st.send = chunk(l, Buf::out, wrap(rank - s, n));
-    st.recv = chunk(l, Buf::out, wrap(rank - s - 1, n));
+    st.send = chunk_piece(l, Buf::out, wrap(rank - s, n));
+    st.recv = chunk_piece(l, Buf::out, wrap(rank - s - 1, n));
     steps.push_back(st);
   }
 }

@@ -1,5 +1,6 @@
 # dlc-bench ring end to end on this host (--spawn, mpirun, srun's environment; UCX over tcp and
-# shared memory): all-reduce at 2, 3 and 4 ranks over both, every collective at 3 ranks, with
+# shared memory): all-reduce at 2, 3 and 4 ranks over both, reduce, gather, scatter, sendrecv
+# and barrier at 2, 3 and 4 ranks over shared memory, the other collectives at 3 ranks, with
 # sizes of fewer elements than ranks (4 B) and counts N does not divide (also at 2 and 4 ranks),
 # and 1 MiB, every element checked; --op write; the records and JSON counted; a deliberately
 # corrupted input that must give #wrong > 0 and a non-zero exit; bad input.
@@ -85,6 +86,68 @@ check_usage "--root without a rooted collective" "--root: allreduce has no root"
   "$B" ring --spawn --ranks 2 --root 1
 check_fails "--root outside the world" "--root 3: the world has ranks 0 to 2" \
   "$B" ring --spawn --ranks 3 --collective broadcast --root 3 $(ucx sm,self)
+
+# Reduce, gather, scatter, sendrecv and barrier (issue 29 §3): at 2, 3 and 4 ranks over shared
+# memory, from the last rank as root, sizes of 1 to 1001 floats (251, 501, 751: none divisible
+# by 2, 3 or 4 throughout), every element checked; nccl-tests' factor and the steps (reduce, a
+# chain, gather, scatter: N-1; sendrecv 1; barrier ceil(log2 N)).
+declare -A factor=([reduce]=1 [gather]=-1 [scatter]=-1 [sendrecv]=1)
+declare -A steps=([reduce]=1 [gather]=1 [scatter]=1 [sendrecv]=0)
+for c in reduce gather scatter sendrecv; do
+  for n in 2 3 4; do
+    root=()
+    [ "$c" = sendrecv ] || root=(--root $((n - 1)))
+    check "$c, $n ranks, ${root[*]:-no root}, sm, 4 B to 4004 B" "$B" ring --spawn --ranks "$n" \
+      $(ucx sm,self) --collective "$c" "${root[@]}" -b 4 -e 4004 -i 1000 "${small[@]}" \
+      --json "$work/$c$n.json"
+    f=${factor[$c]} k=${steps[$c]}
+    json_assert "$work/$c$n.json" "d['wrong_total'] == 0 and d['collective'] == '$c'" \
+      "[s['count'] for s in d['sizes']] == [1, 251, 501, 751, 1001]" \
+      "all(s['checked_iterations'] == $n * 4 for s in d['sizes'])" \
+      "d['busbw_factor'] == ($f if $f > 0 else ($n - 1) / $n)" \
+      "len(d['sizes'][-1]['steps']) == ($k * ($n - 1) if $k else 1)"
+  done
+done
+# Barrier at 2 and 3 ranks over sends, at 4 with --op write and 50 iterations back to back (the
+# others refuse --op write); reduce's chain pipelined by --segment from root 1, its head rank 0
+# (no staging of its own), 50 iterations.
+for n in 2 3 4; do
+  op=(--op send "${small[@]}")
+  [ "$n" = 4 ] && op=(--op write -n 50 -w 2)
+  check "barrier, $n ranks, sm, ${op[*]}" "$B" ring --spawn --ranks "$n" $(ucx sm,self) \
+    --collective barrier "${op[@]}" --json "$work/barrier$n.json"
+  json_assert "$work/barrier$n.json" "d['wrong_total'] == 0 and len(d['sizes']) == 1" \
+    "d['sizes'][0]['size_bytes'] == 0 and d['sizes'][0]['busbw_GBps'] == 0" \
+    "len(d['sizes'][0]['steps']) == $((n > 2 ? 2 : 1))"
+done
+check "reduce --segment 64K from root 1, 2 ranks, sm, 50 iterations" "$B" ring --spawn --ranks 2 \
+  $(ucx sm,self) --collective reduce --root 1 -b 4K -e 1M -f 16 -n 50 -w 2 --segment 64K \
+  --json "$work/rs.json"
+json_assert "$work/rs.json" "d['wrong_total'] == 0 and len(d['sizes']) == 3"
+# Perturbed: 3 iterations checked; the element is wrong once per iteration where it lands (the
+# root's sum, the root's gathered vector, the scattered chunk of the rank after the root, the
+# successor's received vector), the barrier's token at ranks 2 (round 0) and 0 (round 1).
+for spec in "reduce 3 1 2 3" "gather 3 2 0 3" "scatter 3 1 1 3" "sendrecv 3 - 0 3" "barrier 3 - 1 6"; do
+  set -- $spec
+  root=()
+  [ "$3" = - ] || root=(--root "$3")
+  size=(-s 64K)
+  [ "$1" = barrier ] && size=()
+  check_fails "a corrupted $1 exits non-zero" "ring" "$B" ring --spawn --ranks "$2" \
+    $(ucx sm,self) --collective "$1" "${root[@]}" "${size[@]}" -n 3 -w 0 --test-corrupt-rank "$4"
+  grep -q "Out of bounds values : $5 FAILED" "$work/out" && ok "$1: $5 wrong, FAILED" ||
+    bad "$1 corrupted: $(grep 'Out of bounds' "$work/out")"
+done
+for c in reduce gather; do
+  check_usage "$c --op write" "--op write: $c runs over sends only" \
+    "$B" ring --spawn --ranks 2 --collective "$c" --op write
+done
+check_usage "barrier with a size" "-b, -e, -f, -i, -s: barrier moves no payload" \
+  "$B" ring --spawn --ranks 2 --collective barrier -s 4K
+check_usage "sendrecv --root" "--root: sendrecv has no root" \
+  "$B" ring --spawn --ranks 2 --collective sendrecv --root 1
+check_fails "reduce --root outside the world" "--root 4: the world has ranks 0 to 3" \
+  "$B" ring --spawn --ranks 4 --collective reduce --root 4 $(ucx sm,self)
 
 # An odd size (1001 floats) at 2 and 4 ranks, over shared memory.
 for n in 2 4; do

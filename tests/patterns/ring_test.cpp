@@ -35,8 +35,10 @@ std::vector<uint64_t> simulate(const std::string& c, uint64_t bytes, int n, uint
   for (int r = 0; r < n; ++r) {
     plans.push_back(plan_for(def, l, r));
     SimRank& s = ranks[static_cast<size_t>(r)];
-    s.in.assign(l.count, -1.0f);  // anything the plan forgets to fill or move shows
-    s.out.assign(l.count, -1.0f);
+    // -1: anything the plan forgets to fill or move shows (a barrier's tokens lie beyond its
+    // count of 0).
+    s.in.assign(vector_elems(l, plans.back()), -1.0f);
+    s.out.assign(vector_elems(l, plans.back()), -1.0f);
     s.stage.assign(l.max_chunk * static_cast<uint64_t>(n), -1.0f);
     def.fill(s.in.data(), l, r, t);
     if (r == corrupt) {
@@ -132,6 +134,82 @@ TEST(RingPlan, BroadcastFromEveryRootReachesEveryRankInAChain) {
   EXPECT_EQ(p.steps[1].to, 0);
   EXPECT_EQ(p.steps[1].send.count, 1024u);
   EXPECT_LT(p.steps[2].to + p.steps[2].from, -1);  // nothing in the last step
+}
+
+// Reduce, gather and scatter from every root: exact; a perturbed input is wrong where it
+// lands (the root's output; for scatter the output of the rank after the root); reduce's
+// chain.
+TEST(RingPlan, RootedCollectivesFromEveryRoot) {
+  for (int n : {2, 3, 5}) {
+    for (int root = 0; root < n; ++root) {
+      const auto at = [&](int k) { return static_cast<size_t>((root + k) % n); };
+      for (const char* c : {"reduce", "gather", "scatter"}) {
+        EXPECT_EQ(simulate(c, 1004, n, 2, -1, root), std::vector<uint64_t>(n, 0)) << c;
+      }
+      std::vector<uint64_t> one(static_cast<size_t>(n), 0);
+      one[at(0)] = 1;
+      EXPECT_EQ(simulate("reduce", 4096, n, 2, static_cast<int>(at(n - 1)), root), one);
+      EXPECT_EQ(simulate("gather", 4096, n, 2, static_cast<int>(at(1)), root), one);
+      std::vector<uint64_t> next(static_cast<size_t>(n), 0);
+      next[at(1)] = 1;
+      EXPECT_EQ(simulate("scatter", 4096, n, 2, root, root), next);
+    }
+  }
+  // Reduce: a chain 2 -> 3 -> 0 -> 1 (root 1), each link the whole vector, summed on arrival.
+  const CollectiveDef& red = collective("reduce");
+  const Layout l = layout_of(red, 4000, 4, 1);
+  const Plan head = plan_for(red, l, 2), mid = plan_for(red, l, 0), root = plan_for(red, l, 1);
+  ASSERT_EQ(root.steps.size(), 3u);
+  EXPECT_EQ(head.steps[0].to, 3);
+  EXPECT_EQ(head.steps[0].send.buf, Buf::in);
+  EXPECT_EQ(head.steps[0].send.count, 1000u);
+  EXPECT_LT(head.steps[1].to + head.steps[1].from + head.steps[2].to + head.steps[2].from, -3);
+  EXPECT_EQ(mid.steps[1].from, 3);
+  EXPECT_TRUE(mid.steps[1].reduce);
+  EXPECT_EQ(mid.steps[2].to, 1);
+  EXPECT_EQ(mid.steps[2].send.buf, Buf::out);
+  EXPECT_EQ(mid.steps[2].remote.buf, Buf::stage);
+  EXPECT_EQ(root.steps[2].from, 0);
+  EXPECT_EQ(root.steps[2].recv.count, 1000u);
+  EXPECT_LT(root.steps[0].from + root.steps[1].from + root.steps[2].to, -2);
+  // Rank 0 is the head at 2 ranks from root 1 and receives nothing: the staging is sized by
+  // the root's plan, which does.
+  RingSpec spec;
+  spec.collective = "reduce";
+  spec.root = 1;
+  spec.sizes = {4096};
+  const RegionMap m = region_map(spec, 2);
+  EXPECT_GE(m.stage[1], m.stage[0] + 4096);
+  EXPECT_GE(m.notify_send, m.stage[1] + 4096);
+}
+
+// The dissemination barrier: ceil(log2 N) rounds, rank r to r+2^k, from r-2^k; a token of
+// the wrong iteration (here perturbed) is wrong at the rank it reaches.
+TEST(RingPlan, BarrierIsADisseminationBarrier) {
+  const CollectiveDef& b = collective("barrier");
+  const Layout l = layout_of(b, 8, 5, 0);
+  EXPECT_EQ(l.count, 0u);
+  const Plan p = plan_for(b, l, 1);
+  ASSERT_EQ(p.steps.size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    const Step& st = p.steps[static_cast<size_t>(k)];
+    EXPECT_EQ(st.to, (1 + (1 << k)) % 5);
+    EXPECT_EQ(st.from, ((1 - (1 << k)) % 5 + 5) % 5);
+    EXPECT_EQ(st.send.count, 1u);
+    EXPECT_EQ(st.recv.off, static_cast<uint64_t>(k));
+  }
+  EXPECT_EQ(vector_elems(l, p), 3u);
+  EXPECT_EQ(plan_for(b, layout_of(b, 8, 2, 0), 0).steps.size(), 1u);
+  EXPECT_EQ(plan_for(b, layout_of(b, 8, 16, 0), 0).steps.size(), 4u);
+  // Rank 2's token reaches 3 (round 0), 4 (round 1) and 1 (round 2).
+  EXPECT_EQ(simulate("barrier", 8, 5, 1, 2), (std::vector<uint64_t>{0, 1, 0, 1, 1}));
+  RingSpec s;
+  s.collective = "barrier";
+  s.sizes = {0};
+  const RegionMap m = region_map(s, 5);
+  EXPECT_GE(m.out[0], m.in + 4);
+  EXPECT_GE(m.out[1], m.out[0] + 3 * 4);
+  EXPECT_GE(m.stage[0], m.out[1] + 3 * 4);
 }
 
 TEST(RingPlan, StepsAndPeers) {
