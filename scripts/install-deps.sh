@@ -23,6 +23,8 @@ packages=(
   perftest
   # Soft-RoCE guest: kernel unpacking (xz: extract vmlinux), initramfs, emulator
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 xz-utils
+  # ns-3 predictor (apps/dlc_ns3, optional in CMake): Debian's ns-3 libraries and headers
+  libns3-dev
   # benchmark plots (bench/setup_scale.sh, bench/fanin.sh)
   python3-matplotlib
   # packaging: man pages from --help (help2man), the package test reads them (man-db);
