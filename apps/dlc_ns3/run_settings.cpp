@@ -1,0 +1,142 @@
+#include "apps/dlc_ns3/run_settings.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include "apps/dlc_ns3/tc_units.hpp"
+#include "core/error.hpp"
+#include "core/json_file.hpp"
+
+namespace dlcnet::ns3p {
+namespace {
+
+using nlohmann::json;
+
+// doc[name] of an object, or an Error naming `file` and the field.
+const json& member(const json& j, const std::string& name, const std::string& where) {
+  if (!j.is_object() || !j.contains(name)) throw Error(where + "." + name + ": missing");
+  return j[name];
+}
+
+std::string text(const json& j, const std::string& name, const std::string& where) {
+  const json& v = member(j, name, where);
+  if (!v.is_string()) throw Error(where + "." + name + ": not a string");
+  return v.get<std::string>();
+}
+
+// The largest of a tcp_rmem/tcp_wmem triple, from the ranks' [min, default, max] or the star's
+// "min default max".
+uint64_t mem_max(const json& v, const std::string& field) {
+  std::vector<uint64_t> values;
+  if (v.is_array()) {
+    for (const json& x : v) {
+      if (!x.is_number_unsigned()) throw Error(field + ": not three byte counts");
+      values.push_back(x.get<uint64_t>());
+    }
+  } else if (v.is_string()) {
+    std::istringstream in(v.get<std::string>());
+    for (uint64_t x = 0; in >> x;) values.push_back(x);
+  }
+  if (values.size() != 3 || values[2] == 0) throw Error(field + ": not three byte counts");
+  return values[2];
+}
+
+// The congestion control every rank measured with (context.tcp_stacks), else the star's.
+std::string congestion_control(const json& ctx, const json& star, const std::string& where) {
+  std::string cc = text(star, "congestion_control", where + ".star");
+  if (!ctx.contains("tcp_stacks")) return cc;
+  const json& stacks = ctx["tcp_stacks"];
+  if (!stacks.is_array()) throw Error(where + ".tcp_stacks: not an array");
+  for (size_t i = 0; i < stacks.size(); ++i) {
+    const std::string field = where + ".tcp_stacks[" + std::to_string(i) + "]";
+    const std::string rank_cc = text(stacks[i], "congestion_control", field);
+    if (rank_cc != cc) {
+      throw Error(field + ".congestion_control: '" + rank_cc + "', the star says '" + cc +
+                  "': the ranks did not run the star's congestion control");
+    }
+  }
+  return cc;
+}
+
+// The TCP settings of the ranks' stacks where the run recorded them, else the star's.
+void tcp_settings(const json& ctx, const json& star, const std::string& where, RunSettings& s) {
+  const json& stacks = ctx.value("tcp_stacks", json::array());
+  const json& first = stacks.empty() ? star : stacks[0];
+  const std::string from = stacks.empty() ? where + ".star" : where + ".tcp_stacks[0]";
+  s.rmem_max = mem_max(member(first, "tcp_rmem", from), from + ".tcp_rmem");
+  s.wmem_max = mem_max(member(first, "tcp_wmem", from), from + ".tcp_wmem");
+  for (const json& stack : stacks) {
+    for (const json& route : stack.value("routes", json::array())) {
+      if (route.is_object() && route.value("initcwnd", json()).is_number_unsigned()) {
+        s.initcwnd = route["initcwnd"].get<uint32_t>();
+      }
+    }
+    for (const json& itf : stack.value("interfaces", json::array())) {
+      if (itf.is_object() && itf.value("mtu", json()).is_number_unsigned()) {
+        s.mtu = itf["mtu"].get<uint32_t>();
+      }
+    }
+  }
+  if (stacks.empty() && star.value("initcwnd", json()).is_number_unsigned()) {
+    s.initcwnd = star["initcwnd"].get<uint32_t>();
+  }
+  if (s.initcwnd == 0 || s.mtu < 576 || s.mtu > 65535) {
+    throw Error(where + ": initcwnd " + std::to_string(s.initcwnd) + " or MTU " +
+                std::to_string(s.mtu) + " out of range");
+  }
+}
+
+}  // namespace
+
+RunSettings run_settings_from_json(const json& doc, const std::string& file) {
+  const std::string where = file + ": context";
+  if (!doc.is_object() || !doc.contains("context")) {
+    throw Error(where + ": missing: not a dlcnet tool's JSON report");
+  }
+  const json& ctx = doc["context"];
+  const json& transport = member(ctx, "transport", where);
+  const std::string kind = transport.is_object() ? transport.value("transport", "") : "";
+  if (kind != "ucx") {
+    throw Error(where + ".transport.transport: '" + kind +
+                "': only UCX over TCP can be mirrored (ns-3 simulates TCP, not RDMA verbs)");
+  }
+  if (!ctx.contains("star") || ctx["star"].is_null()) {
+    throw Error(where +
+                ".star: missing: the run did not run on a namespace star "
+                "(scripts/netns-star.sh), the only network this predictor mirrors");
+  }
+  const json& star = ctx["star"];
+  if (star.contains("error")) throw Error(where + ".star: unreadable description");
+  RunSettings s;
+  s.congestion_control = congestion_control(ctx, star, where);
+  if (s.congestion_control != "cubic" && s.congestion_control != "reno") {
+    throw Error(where + ".star.congestion_control: '" + s.congestion_control +
+                "': ns-3 mirrors Linux's cubic and reno only (its BBR is not Linux's)");
+  }
+  const std::string ports = text(star, "ports", where + ".star");
+  if (ports != "fifo") {
+    throw Error(where + ".star.ports: '" + ports + "': only FIFO ports are simulated so far");
+  }
+  if (!star.value("netem", json()).is_null()) {
+    throw Error(where + ".star.netem: set: netem on the links is not simulated");
+  }
+  const std::string shaped = text(star, "shaped_ports", where + ".star");
+  if (shaped != "p0" && shaped != "all") {
+    throw Error(where + ".star.shaped_ports: '" + shaped + "': p0 or all");
+  }
+  s.tbf_on_all_ports = shaped == "all";
+  const json& tbf = member(star, "tbf", where + ".star");
+  const std::string t = where + ".star.tbf";
+  s.tbf_rate_Bps = tc_rate_Bps(text(tbf, "rate", t), t + ".rate");
+  s.tbf_burst_bytes = tc_size_bytes(text(tbf, "burst", t), t + ".burst");
+  s.tbf_limit_bytes = tc_size_bytes(text(tbf, "limit", t), t + ".limit");
+  tcp_settings(ctx, star, where, s);
+  return s;
+}
+
+RunSettings read_run_settings(const std::string& path) {
+  const json doc = read_json_file(path, "the run's JSON report");
+  return interpret_json(path, [&] { return run_settings_from_json(doc, path); });
+}
+
+}  // namespace dlcnet::ns3p

@@ -1,0 +1,30 @@
+// What the ns-3 predictor mirrors of a measured run, read from the run's JSON report (a
+// dlc-bench fanin --json): the namespace star it ran on (context.star, written by
+// scripts/netns-star.sh) and the TCP stacks its ranks measured with (context.tcp_stacks).
+// Whatever the simulated star cannot mirror is refused with the field that says so.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace dlcnet::ns3p {
+
+struct RunSettings {
+  std::string congestion_control;  // "cubic" or "reno"
+  // The tbf as tc counts it: frames (Ethernet header included) on the switch's veth.
+  double tbf_rate_Bps = 0, tbf_burst_bytes = 0, tbf_limit_bytes = 0;
+  bool tbf_on_all_ports = false;  // the star's --all-ports; else only p0 (toward rank 0)
+  uint32_t initcwnd = 10;         // segments; the kernel's default when no route sets one
+  uint32_t mtu = 1500;            // bytes, the ranks' interfaces
+  uint64_t rmem_max = 6291456, wmem_max = 4194304;  // tcp_rmem[2], tcp_wmem[2]
+};
+
+// Throws Error naming `file` and the field: no context.star (the run was not on a star),
+// congestion control other than cubic or reno, fair ports, netem, verbs traffic, a malformed
+// value.
+RunSettings run_settings_from_json(const nlohmann::json& doc, const std::string& file);
+RunSettings read_run_settings(const std::string& path);
+
+}  // namespace dlcnet::ns3p
