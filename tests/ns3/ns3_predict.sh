@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# dlc-ns3-predict on hand-made inputs: a calibration of 100 Mbit/s (the goodput of full 1448-byte
+# segments in 1514-byte frames) and 50 us, a run's JSON on a star with a 100mbit tbf on p0.
+#  - one flow of 4 MiB between two ranks off the tbf completes in size / rate + the path's
+#    latency (out and the acknowledgement back: 2 x 50 us) within 2%;
+#  - 4 workers x 16 x 64 KiB into rank 0 finish within 2% of the tbf's limit (the total bytes
+#    over its rate in payload: 100 Mbit/s x 1448 / 1514), with TCP's defaults and with
+#    --initcwnd 1000 (whose burst waits in the tbf: the queue's peak near 3/4 of it);
+#  - the same input twice gives the same fct.txt and queue CSV;
+#  - `dlc-compare MAP fct.txt` joins every flow;
+#  - what it cannot mirror (BBR, no star description, verbs) and a malformed tbf rate are exit
+#    3 with the file and the field named.
+# $1: the build's bin directory.
+source "$(dirname "$0")/../e2e/lib.sh"
+P="$BIN/dlc-ns3-predict"
+C="$BIN/dlc-compare"
+cd "$work"
+
+echo '{"link_rate_Bps": 11955085.8, "base_latency_s": 5e-5}' >c.json
+# run.json with KEY=VALUE edits of the star (a Python expression each), e.g. cc='"bbr"'.
+run_json() {
+  python3 - "$@" <<'PY'
+import json, sys
+star = {"congestion_control": "cubic", "ports": "fifo", "shaped_ports": "p0", "netem": None,
+        "tbf": {"rate": "100mbit", "burst": "32kb", "limit": "8mb"}, "initcwnd": None,
+        "tcp_rmem": "4096 131072 6291456", "tcp_wmem": "4096 16384 4194304"}
+doc = {"context": {"transport": {"transport": "ucx"}, "star": star}}
+for edit in sys.argv[1:]:
+    exec(edit)
+print(json.dumps(doc))
+PY
+}
+run_json >run.json
+run_json 'star.update(initcwnd=1000, tcp_rmem="4096 8388608 16777216", tcp_wmem="4096 8388608 16777216")' >run1000.json
+printf '1\n1 2 3 100 4194304 0.000000000\n' >one.txt
+python3 - <<'PY'
+# flow.txt and its flow map: 4 workers x 16 x 64 KiB into rank 0, all posted at 0.
+flows = [(w, r) for r in range(16) for w in range(1, 5)]
+with open("four.txt", "w") as f, open("four.txt.map", "w") as m:
+    f.write(f"{len(flows)}\n")
+    m.write("# dlcnet flow map 1\n# tool test\n# group round\n# origin_ns 0\n")
+    for i, (w, r) in enumerate(flows):
+        f.write(f"{w} 0 3 100 65536 0.000000000\n")
+        m.write(f"{i} {w} 0 {10000 + r} 65536 0 {(r + 1) * 22000000} 0 0 {r} 0\n")
+PY
+
+check "one flow" "$P" one.txt --calibration c.json --run run.json --out one.fct
+check "four workers" "$P" four.txt --calibration c.json --run run.json --out four.fct \
+  --queue q.csv
+check "four workers again" "$P" four.txt --calibration c.json --run run.json --out four2.fct \
+  --queue q2.csv
+check "four workers, --initcwnd 1000" "$P" four.txt --calibration c.json --run run1000.json \
+  --out w.fct --queue w.csv
+grep -q 'simulated in .* s CPU' "$work/out" && ok "CPU time said" || bad "no CPU time"
+cmp -s four.fct four2.fct && ok "same fct.txt twice" || bad "fct.txt differs between two runs"
+cmp -s q.csv q2.csv && ok "same queue twice" || bad "queue differs between two runs"
+python3 - <<'PY' >py.out 2>&1 && ok "limits: $(cat py.out)" || { bad "limits"; sed 's/^/  | /' py.out; }
+import csv
+def fct(path):
+    return [[int(x, 16) if i < 2 else int(x) for i, x in enumerate(l.split())] for l in open(path)]
+rate, lat = 11955085.8, 5e-5
+(one,) = fct("one.fct")
+want = 4194304 / rate + 2 * lat
+got = one[6] / 1e9
+print(f"one flow {got / want - 1:+.2%}", end="; ")
+assert abs(got / want - 1) <= 0.02, (got, want)
+for name in ("four.fct", "w.fct"):
+    rows = fct(name)
+    assert len(rows) == 64 and all(r[4] == 65536 for r in rows), name
+    span = max(r[5] + r[6] for r in rows) / 1e9
+    want = 64 * 65536 / rate
+    print(f"{name} {span / want - 1:+.2%}", end="; ")
+    assert abs(span / want - 1) <= 0.02, (name, span, want)
+def peak(path):
+    with open(path) as f:
+        assert f.readline() == "time_s,bytes\n", path
+        return max(float(l.split(",")[1]) for l in f)
+p = peak("w.csv") / (4 * 2**20 * 1514 / 1448)
+print(f"--initcwnd 1000 queue peak {p:.2f} of the burst", end="")
+assert 0.6 <= p <= 0.9, p
+PY
+check "dlc-compare reads it" "$C" four.txt.map four.fct --ack-latency-us 50 --json cmp.json
+json_assert cmp.json "d['flows']['compared'] == 64 and d['flows']['unpredicted'] == 0"
+
+# refused RUN_EDIT PATTERN: the run's JSON with that edit is exit 3, stderr matching PATTERN.
+refused() {
+  run_json "$1" >bad.json
+  local rc=0
+  "$P" four.txt --calibration c.json --run bad.json --out bad.fct >/dev/null 2>err || rc=$?
+  if [ "$rc" -eq 3 ] && grep -Eq -- "^dlc-ns3-predict: error: bad.json: $2" err; then
+    ok "refused: $1"
+  else
+    bad "refused: $1: exit $rc, stderr: $(cat err)"
+  fi
+}
+refused 'star["congestion_control"] = "bbr"' "context.star.congestion_control: 'bbr'"
+refused 'del doc["context"]["star"]' "context.star: missing"
+refused 'doc["context"]["transport"]["transport"] = "verbs"' "context.transport.transport: 'verbs'"
+refused 'star["tbf"]["rate"] = "fast"' "context.star.tbf.rate: 'fast' is not a rate"
+refused 'star["ports"] = "fair between hosts"' "context.star.ports"
+refused 'doc["context"]["tcp_stacks"] = [{"ranks": [0], "congestion_control": "reno"}]' \
+  "context.tcp_stacks\[0\].congestion_control: 'reno', the star says 'cubic'"
+[ -e bad.fct ] && bad "a refused input left bad.fct" || ok "nothing written when refused"
+finish
