@@ -27,6 +27,7 @@ using namespace dlcnet;
 struct Options {
   std::string flows, calibration, run, out, queue;
   uint32_t hosts = 0;
+  double rank_link_Bps = 0;  // 0: the calibration's link rate
 };
 
 // The simulator's acknowledgement times as the model's messages: fct_from_prediction adds the
@@ -54,7 +55,8 @@ int run(const Options& o) {
   OutputFile fct("--out", o.out);
   const std::unique_ptr<OutputFile> queue = open_output("--queue", o.queue);
   const model::Calibration c = model::read_calibration(o.calibration);
-  ns3p::StarNetwork net{o.hosts, c.link_rate_Bps, c.base_latency_s, ns3p::read_run_settings(o.run)};
+  ns3p::StarNetwork net{o.hosts, o.rank_link_Bps > 0 ? o.rank_link_Bps : c.link_rate_Bps,
+                        c.base_latency_s, ns3p::read_run_settings(o.run)};
   const std::vector<HpccFlow> flows = read_flow_txt(o.flows);
   uint32_t needed = 1;
   for (const HpccFlow& f : flows) needed = std::max({needed, f.src + 1, f.dst + 1});
@@ -105,6 +107,10 @@ int main(int argc, char** argv) {
                  "also write the tbf's backlog toward rank 0 over time (CSV time_s,bytes)");
   app.add_option("--hosts", o.hosts, "ranks on the star (default: the largest id + 1)")
       ->check(cli::whole<uint32_t>(1, 4096));
+  app.add_option("--rank-link-rate", o.rank_link_Bps,
+                 "each rank's link to the switch in payload bytes/s (default: the calibration's "
+                 "link_rate_Bps; the star's veths are faster than its tbf)")
+      ->check(cli::real(1, 1e15));
   app.callback([&] { exit = run(o); });
   add_version_flag(app, "dlc-ns3-predict");
   app.footer(

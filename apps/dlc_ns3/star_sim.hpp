@@ -17,7 +17,9 @@ namespace dlcnet::ns3p {
 
 struct StarNetwork {
   uint32_t hosts = 0;
-  double link_rate_Bps = 0;   // goodput of full segments (the calibration's link_rate_Bps)
+  // Each rank's link to the switch, goodput of full segments: the calibration's link_rate_Bps
+  // unless dlc-ns3-predict --rank-link-rate says otherwise (a veth has no rate of its own).
+  double link_rate_Bps = 0;
   double base_latency_s = 0;  // one way, rank to rank (the calibration's)
   RunSettings run;
 };
