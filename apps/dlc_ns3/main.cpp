@@ -27,8 +27,29 @@ using namespace dlcnet;
 struct Options {
   std::string flows, calibration, run, out, queue;
   uint32_t hosts = 0;
-  double rank_link_Bps = 0;  // 0: the calibration's link rate
+  double rank_link_Bps = 5e9;  // 40 Gbit/s: a veth's speed, above any tbf's
+  bool allow_rendezvous = false;
 };
+
+// UCX's rendezvous (a handshake through the receiver before the data) is not simulated: a flow
+// it carried is refused unless --allow-rendezvous, then said on stderr.
+void check_rendezvous(const Options& o, const ns3p::RunSettings& run,
+                      std::span<const HpccFlow> flows) {
+  for (size_t i = 0; i < flows.size(); ++i) {
+    if (run.rendezvous_from == 0 || flows[i].size < run.rendezvous_from) continue;
+    const std::string what = run.rendezvous_field + ": UCX sent messages from " +
+                             std::to_string(run.rendezvous_from) + " bytes on by rendezvous (" +
+                             o.flows + " flow " + std::to_string(i) + ": " +
+                             std::to_string(flows[i].size) +
+                             " bytes), a handshake through the receiver this simulation does "
+                             "not have";
+    if (!o.allow_rendezvous) {
+      throw Error(what + "; measure with UCX_RNDV_THRESH=inf, or --allow-rendezvous");
+    }
+    std::cerr << "dlc-ns3-predict: warning: " << what << ": simulated as eager\n";
+    return;
+  }
+}
 
 // The simulator's acknowledgement times as the model's messages: fct_from_prediction adds the
 // calibration's base latency to a message's arrival for its acknowledgement.
@@ -55,9 +76,9 @@ int run(const Options& o) {
   OutputFile fct("--out", o.out);
   const std::unique_ptr<OutputFile> queue = open_output("--queue", o.queue);
   const model::Calibration c = model::read_calibration(o.calibration);
-  ns3p::StarNetwork net{o.hosts, o.rank_link_Bps > 0 ? o.rank_link_Bps : c.link_rate_Bps,
-                        c.base_latency_s, ns3p::read_run_settings(o.run)};
+  ns3p::StarNetwork net{o.hosts, o.rank_link_Bps, c.base_latency_s, ns3p::read_run_settings(o.run)};
   const std::vector<HpccFlow> flows = read_flow_txt(o.flows);
+  check_rendezvous(o, net.run, flows);
   uint32_t needed = 1;
   for (const HpccFlow& f : flows) needed = std::max({needed, f.src + 1, f.dst + 1});
   if (net.hosts == 0) net.hosts = needed;
@@ -108,9 +129,13 @@ int main(int argc, char** argv) {
   app.add_option("--hosts", o.hosts, "ranks on the star (default: the largest id + 1)")
       ->check(cli::whole<uint32_t>(1, 4096));
   app.add_option("--rank-link-rate", o.rank_link_Bps,
-                 "each rank's link to the switch in payload bytes/s (default: the calibration's "
-                 "link_rate_Bps; the star's veths are faster than its tbf)")
-      ->check(cli::real(1, 1e15));
+                 "each rank's link to the switch in payload bytes/s (a veth's speed: only the "
+                 "tbf limits; the calibration's link_rate_Bps makes every link a bottleneck)")
+      ->check(cli::real(1, 1e15))
+      ->capture_default_str();
+  app.add_flag("--allow-rendezvous", o.allow_rendezvous,
+               "simulate messages UCX sent by rendezvous as eager ones (a warning), instead "
+               "of refusing the run");
   app.callback([&] { exit = run(o); });
   add_version_flag(app, "dlc-ns3-predict");
   app.footer(

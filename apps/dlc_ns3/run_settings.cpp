@@ -1,5 +1,6 @@
 #include "apps/dlc_ns3/run_settings.hpp"
 
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -86,6 +87,32 @@ void tcp_settings(const json& ctx, const json& star, const std::string& where, R
   }
 }
 
+// The smallest rendezvous threshold of the ranks' UCX endpoints: their tag_send protocols,
+// "0..<egr/short>..8185..<egr/zcopy>..19522..<rndv>..(inf)" (from 19522 bytes on).
+void rendezvous(const json& transport, const std::string& where, RunSettings& s) {
+  const json& endpoints = transport.value("endpoints", json::array());
+  for (size_t i = 0; i < endpoints.size(); ++i) {
+    const json& protocols = endpoints[i].value("protocols", json::object());
+    const std::string tag = protocols.value("tag_send", "");
+    const size_t at = tag.find("..<rndv>");
+    if (at == std::string::npos || at < 2) continue;
+    const size_t begin = tag.rfind("..", at - 1);
+    if (begin == std::string::npos) continue;
+    const std::string number = tag.substr(begin + 2, at - begin - 2);
+    char* end = nullptr;
+    const uint64_t from = std::strtoull(number.c_str(), &end, 10);
+    if (number.empty() || *end != '\0') {
+      throw Error(where + ".transport.endpoints[" + std::to_string(i) + "].protocols.tag_send: '" +
+                  tag + "': no rendezvous threshold");
+    }
+    if (s.rendezvous_from == 0 || from < s.rendezvous_from) {
+      s.rendezvous_from = from;
+      s.rendezvous_field =
+          where + ".transport.endpoints[" + std::to_string(i) + "].protocols.tag_send";
+    }
+  }
+}
+
 }  // namespace
 
 RunSettings run_settings_from_json(const json& doc, const std::string& file) {
@@ -131,6 +158,7 @@ RunSettings run_settings_from_json(const json& doc, const std::string& file) {
   s.tbf_burst_bytes = tc_size_bytes(text(tbf, "burst", t), t + ".burst");
   s.tbf_limit_bytes = tc_size_bytes(text(tbf, "limit", t), t + ".limit");
   tcp_settings(ctx, star, where, s);
+  rendezvous(transport, where, s);
   return s;
 }
 

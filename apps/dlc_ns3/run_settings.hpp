@@ -19,11 +19,16 @@ struct RunSettings {
   uint32_t initcwnd = 10;         // segments; the kernel's default when no route sets one
   uint32_t mtu = 1500;            // bytes, the ranks' interfaces
   uint64_t rmem_max = 6291456, wmem_max = 4194304;  // tcp_rmem[2], tcp_wmem[2]
+  // UCX's tag messages from this size on go rendezvous (a handshake through the receiver before
+  // the data, which the simulation does not have); 0: none do. `rendezvous_field` names where
+  // the run said so.
+  uint64_t rendezvous_from = 0;
+  std::string rendezvous_field;
 };
 
 // Throws Error naming `file` and the field: no context.star (the run was not on a star),
 // congestion control other than cubic or reno, fair ports, netem, verbs traffic, a malformed
-// value.
+// value. Rendezvous is recorded, not refused: whether it matters depends on the flows' sizes.
 RunSettings run_settings_from_json(const nlohmann::json& doc, const std::string& file);
 RunSettings read_run_settings(const std::string& path);
 

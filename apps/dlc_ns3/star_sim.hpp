@@ -1,5 +1,5 @@
 // The namespace star of scripts/netns-star.sh in ns-3: one node per rank, a switch (a router
-// node), a point-to-point link from each rank to it at the calibrated rate with half the
+// node), a point-to-point link from each rank to it (a veth's speed by default) with half the
 // calibrated one-way latency, ns-3's TbfQueueDisc with the star's rate, burst and limit on the
 // switch's port toward rank 0 (every port with --all-ports), Linux-like TCP (the run's MSS,
 // initial window and buffers; delayed ACK), one connection per (src, dst) pair carrying that
@@ -17,8 +17,8 @@ namespace dlcnet::ns3p {
 
 struct StarNetwork {
   uint32_t hosts = 0;
-  // Each rank's link to the switch, goodput of full segments: the calibration's link_rate_Bps
-  // unless dlc-ns3-predict --rank-link-rate says otherwise (a veth has no rate of its own).
+  // Each rank's link to the switch, goodput of full segments (dlc-ns3-predict
+  // --rank-link-rate): a veth has no rate of its own, the star's tbf is its limit.
   double link_rate_Bps = 0;
   double base_latency_s = 0;  // one way, rank to rank (the calibration's)
   RunSettings run;
