@@ -1,6 +1,9 @@
 #include "apps/dlc_ns3/run_settings.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -59,28 +62,37 @@ std::string congestion_control(const json& ctx, const json& star, const std::str
   return cc;
 }
 
-// The TCP settings of the ranks' stacks where the run recorded them, else the star's.
+// The TCP settings of the ranks' stacks where the run recorded them, else the star's: the
+// largest buffers and initial window any rank had (one setting for every simulated socket),
+// the smallest MTU.
 void tcp_settings(const json& ctx, const json& star, const std::string& where, RunSettings& s) {
   const json& stacks = ctx.value("tcp_stacks", json::array());
-  const json& first = stacks.empty() ? star : stacks[0];
-  const std::string from = stacks.empty() ? where + ".star" : where + ".tcp_stacks[0]";
-  s.rmem_max = mem_max(member(first, "tcp_rmem", from), from + ".tcp_rmem");
-  s.wmem_max = mem_max(member(first, "tcp_wmem", from), from + ".tcp_wmem");
-  for (const json& stack : stacks) {
+  const size_t n = stacks.empty() ? 1 : stacks.size();
+  s.rmem_max = s.wmem_max = 0;
+  std::optional<uint32_t> initcwnd, mtu;
+  for (size_t i = 0; i < n; ++i) {
+    const json& stack = stacks.empty() ? star : stacks[i];
+    const std::string from =
+        stacks.empty() ? where + ".star" : where + ".tcp_stacks[" + std::to_string(i) + "]";
+    s.rmem_max = std::max(s.rmem_max, mem_max(member(stack, "tcp_rmem", from), from + ".tcp_rmem"));
+    s.wmem_max = std::max(s.wmem_max, mem_max(member(stack, "tcp_wmem", from), from + ".tcp_wmem"));
+    const json none;
+    if (stacks.empty() && stack.value("initcwnd", none).is_number_unsigned()) {
+      initcwnd = stack["initcwnd"].get<uint32_t>();
+    }
     for (const json& route : stack.value("routes", json::array())) {
-      if (route.is_object() && route.value("initcwnd", json()).is_number_unsigned()) {
-        s.initcwnd = route["initcwnd"].get<uint32_t>();
+      if (route.is_object() && route.value("initcwnd", none).is_number_unsigned()) {
+        initcwnd = std::max(initcwnd.value_or(0), route["initcwnd"].get<uint32_t>());
       }
     }
     for (const json& itf : stack.value("interfaces", json::array())) {
-      if (itf.is_object() && itf.value("mtu", json()).is_number_unsigned()) {
-        s.mtu = itf["mtu"].get<uint32_t>();
+      if (itf.is_object() && itf.value("mtu", none).is_number_unsigned()) {
+        mtu = std::min(mtu.value_or(UINT32_MAX), itf["mtu"].get<uint32_t>());
       }
     }
   }
-  if (stacks.empty() && star.value("initcwnd", json()).is_number_unsigned()) {
-    s.initcwnd = star["initcwnd"].get<uint32_t>();
-  }
+  s.initcwnd = initcwnd.value_or(10);
+  s.mtu = mtu.value_or(1500);
   if (s.initcwnd == 0 || s.mtu < 576 || s.mtu > 65535) {
     throw Error(where + ": initcwnd " + std::to_string(s.initcwnd) + " or MTU " +
                 std::to_string(s.mtu) + " out of range");

@@ -16,9 +16,9 @@ struct RunSettings {
   // The tbf as tc counts it: frames (Ethernet header included) on the switch's veth.
   double tbf_rate_Bps = 0, tbf_burst_bytes = 0, tbf_limit_bytes = 0;
   bool tbf_on_all_ports = false;  // the star's --all-ports; else only p0 (toward rank 0)
-  uint32_t initcwnd = 10;         // segments; the kernel's default when no route sets one
-  uint32_t mtu = 1500;            // bytes, the ranks' interfaces
-  uint64_t rmem_max = 6291456, wmem_max = 4194304;  // tcp_rmem[2], tcp_wmem[2]
+  uint32_t initcwnd = 10;  // segments, the largest route's; the kernel's default when none sets one
+  uint32_t mtu = 1500;     // bytes, the smallest of the ranks' interfaces
+  uint64_t rmem_max = 6291456, wmem_max = 4194304;  // the largest tcp_rmem[2], tcp_wmem[2]
   // UCX's tag messages from this size on go rendezvous (a handshake through the receiver before
   // the data, which the simulation does not have); 0: none do. `rendezvous_field` names where
   // the run said so.

@@ -57,6 +57,13 @@ check "four workers again" "$P" four.txt --calibration c.json --run run.json --o
 check "four workers, --initcwnd 1000" "$P" four.txt --calibration c.json --run run1000.json \
   --out w.fct --queue w.csv
 grep -q 'simulated in .* s CPU' "$work/out" && ok "CPU time said" || bad "no CPU time"
+# The same settings from the ranks' own stacks (a dlc-bench report's tcp_stacks: the largest
+# buffers and route window, the smallest MTU) give the same prediction as the star's.
+run_json 'doc["context"]["tcp_stacks"] = [{"ranks": [r], "congestion_control": "cubic", "tcp_rmem": [4096, 131072, 16777216 if r else 4096], "tcp_wmem": [4096, 16384, 16777216 if r else 4096], "routes": [{"initcwnd": 1000 if r else None}], "interfaces": [{"name": "h", "mtu": 1500 if r else 9000}]} for r in range(5)]' >stacks.json
+check "four workers, the ranks' stacks" "$P" four.txt --calibration c.json --run stacks.json \
+  --out s.fct
+cmp -s w.fct s.fct && ok "the ranks' stacks read as the star's" ||
+  bad "the ranks' stacks predicted otherwise than the star's"
 cmp -s four.fct four2.fct && ok "same fct.txt twice" || bad "fct.txt differs between two runs"
 cmp -s q.csv q2.csv && ok "same queue twice" || bad "queue differs between two runs"
 python3 - <<'PY' >py.out 2>&1 && ok "limits: $(cat py.out)" || { bad "limits"; sed 's/^/  | /' py.out; }
