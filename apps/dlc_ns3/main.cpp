@@ -2,6 +2,7 @@
 // ns-3's prediction of a run on the namespace star (star_sim.hpp), written as HPCC's fct.txt
 // for `dlc-compare MEASURED fct.txt`, and the tbf's backlog toward rank 0 as the model's queue
 // CSV for `dlc-compare queue` (docs/compare.md, "ns-3 as a predictor"). Parses options only.
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -80,7 +81,14 @@ int run(const Options& o) {
   const std::vector<HpccFlow> flows = read_flow_txt(o.flows);
   check_rendezvous(o, net.run, flows);
   uint32_t needed = 1;
-  for (const HpccFlow& f : flows) needed = std::max({needed, f.src + 1, f.dst + 1});
+  for (size_t i = 0; i < flows.size(); ++i) {
+    const HpccFlow& f = flows[i];
+    if (f.src == f.dst) {
+      throw Error(o.flows + ": flow " + std::to_string(i) + ": from host " + std::to_string(f.src) +
+                  " to itself: the star has no such path");
+    }
+    needed = std::max({needed, f.src + 1, f.dst + 1});
+  }
   if (net.hosts == 0) net.hosts = needed;
   if (net.hosts < needed) {
     throw cli::UsageError("--hosts " + std::to_string(net.hosts) + ": " + o.flows + " names host " +

@@ -28,6 +28,7 @@ void PairSender::write(size_t flow, uint64_t bytes) {
   queued_ += bytes;
   flows_.push_back({flow, queued_});
   fill();
+  complete();  // an empty flow behind acknowledged data
 }
 
 void PairSender::fill() {
@@ -48,6 +49,10 @@ void PairSender::acked(ns3::SequenceNumber32 before, ns3::SequenceNumber32 now) 
   const int32_t step = now - before;
   if (step <= 0) return;
   acked_ += static_cast<uint64_t>(step);
+  complete();
+}
+
+void PairSender::complete() {
   // Data starts after the SYN's sequence number.
   while (!flows_.empty() && acked_ >= flows_.front().end + 1) {
     const size_t flow = flows_.front().flow;

@@ -31,6 +31,7 @@ class PairSender {
   void fill();  // as much of what is waiting as the send buffer takes
   void room(ns3::Ptr<ns3::Socket> socket, uint32_t available);  // the socket's send callback
   void acked(ns3::SequenceNumber32 before, ns3::SequenceNumber32 now);
+  void complete();  // done_() for every flow acknowledged to its last byte
 
   struct Pending {
     size_t flow;

@@ -10,8 +10,8 @@
 #  - the same input twice gives the same fct.txt and queue CSV;
 #  - `dlc-compare MAP fct.txt` joins every flow;
 #  - what it cannot mirror (BBR, no star description, verbs, fair ports, UCX's rendezvous
-#    without --allow-rendezvous) and a malformed tbf rate are exit 3 with the file and the
-#    field named.
+#    without --allow-rendezvous, a flow from a host to itself) and a malformed tbf rate are
+#    exit 3 with the file and the field named.
 # $1: the build's bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
 P="$BIN/dlc-ns3-predict"
@@ -120,5 +120,8 @@ check "--allow-rendezvous" "$P" four.txt --calibration c.json --run rndv.json --
   --allow-rendezvous
 grep -q "warning: rndv.json: .*simulated as eager" "$work/err" && ok "rendezvous: a warning" ||
   bad "rendezvous: no warning"
+printf '2\n1 0 3 100 65536 0\n1 1 3 100 65536 0\n' >self.txt
+check_fails "a flow to itself" "^dlc-ns3-predict: error: self.txt: flow 1: from host 1 to itself" \
+  "$P" self.txt --calibration c.json --run run.json --out bad.fct
 [ -e bad.fct ] && bad "a refused input left bad.fct" || ok "nothing written when refused"
 finish
