@@ -69,7 +69,9 @@ die() {
 prefix_namespaces() {
   local prefix="$1"
   if [ -f "$(state_file "$prefix")" ]; then
-    ip netns list | awk '{print $1}' | grep -Fx -f <(state_get "$prefix" ns) || true
+    # No process substitution: the Soft-RoCE guest's /dev has no /dev/fd.
+    ip netns list | awk -v want="$(state_get "$prefix" ns)" \
+      'BEGIN { n = split(want, a, "\n"); for (i = 1; i <= n; i++) w[a[i]] = 1 } ($1 in w) { print $1 }'
   else
     ip netns list | awk '{print $1}' |
       grep -E "^${prefix}-(sw|h(0|[1-9][0-9]?|1[0-9][0-9]|2[0-4][0-9]))\$" || true

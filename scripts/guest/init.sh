@@ -73,6 +73,11 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hostusr
 mount -t proc proc /newroot/proc || fail "mount /proc"
 mount -t sysfs sysfs /newroot/sys || fail "mount /sys"
 mount -t devtmpfs devtmpfs /newroot/dev || fail "mount /dev"
+# What udev would add: /dev/fd and the standard streams (bash's process substitution uses them).
+ln -sf /proc/self/fd /newroot/dev/fd
+ln -sf /proc/self/fd/0 /newroot/dev/stdin
+ln -sf /proc/self/fd/1 /newroot/dev/stdout
+ln -sf /proc/self/fd/2 /newroot/dev/stderr
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
