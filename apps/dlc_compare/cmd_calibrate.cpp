@@ -35,6 +35,9 @@ int run_calibrate(const CalibrateOptions& o) {
   for (const std::string& path : o.reports) names += (names.empty() ? "" : ", ") + path;
   const model::Calibration c =
       interpret_json(names, [&] { return model::calibration_from_bench(reports); });
+  // What predict would refuse to read (a rate below 1 B/s, ...) is refused here, naming the
+  // reports it came from.
+  (void)model::calibration_from_json(model::to_json(c), names);
   write_json_file(out, model::to_json(c));
   std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate "
             << c.link_rate_Bps * 8e-9 << " Gbit/s (payload), " << c.overhead_by_size.size()
