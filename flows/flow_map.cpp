@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/number.hpp"
 #include "flows/line_fields.hpp"
 
 namespace dlcnet {
@@ -69,11 +70,10 @@ FlowMap read_flow_map(std::istream& in, const std::string& file) {
       map.tool = header_value(f.comments(), "tool");
       map.group_kind = header_value(f.comments(), "group");
       if (map.group_kind == "none") map.group_kind.clear();
+      // A header field, checked as every number (nan, inf, trailing text were taken).
       const std::string origin = header_value(f.comments(), "origin_ns");
-      try {
-        map.origin_ns = origin.empty() ? 0 : std::stod(origin);
-      } catch (const std::exception&) {
-        throw Error(file + ": origin_ns: \"" + origin + "\" is not a number");
+      if (!origin.empty()) {
+        map.origin_ns = parse_real(origin, file + ": field origin_ns (the header's)", -1e19, 1e19);
       }
       first = false;
     }

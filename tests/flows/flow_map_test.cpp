@@ -96,6 +96,11 @@ TEST(FlowMap, MalformedMapsNameFileLineAndField) {
   expect_map_error("", "bad.map: empty: not a dlcnet flow map");
   expect_map_error("# dlcnet flow map 7\n0 1 0 10000 5 0 1 0 -1 0 0\n",
                    "bad.map:1: \"flow map 7\": this dlc-compare reads version 1");
+  for (const char* origin : {"[]", "nan", "1e400", "12abc"}) {
+    expect_map_error("# dlcnet flow map 1\n# origin_ns " + std::string(origin) + "\n" +
+                         "0 1 0 10000 5 0 1 0 -1 0 0\n",
+                     "bad.map: field origin_ns (the header's): '" + std::string(origin) + "'");
+  }
   expect_map_error(head + "0 1 0 10000 5x 0 1 0 -1 0 0\n", "bad.map:5: field size");
   expect_map_error(head + "0 1 0 10000 5 0 1 0 -1 0\n", "bad.map:5: field opnum: missing");
   expect_map_error(head + "1 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map:5: field flow");
