@@ -6,6 +6,7 @@
 
 #include "compare/percent.hpp"
 
+#include "core/error.hpp"
 #include "core/stats_json.hpp"
 
 namespace dlcnet::compare {
@@ -37,13 +38,15 @@ nlohmann::json matched_json(const Matched& m) {
 Comparison compare(const FlowMap& map, const std::string& measured_file,
                    std::span<const FctRecord> fct, const std::string& predicted_file, double ack_ns,
                    bool free_starts) {
+  if (map.flows.empty())
+    throw Error(measured_file + ": holds no flows (its header only): nothing to compare");
   Comparison c;
   c.measured_file = measured_file;
   c.predicted_file = predicted_file;
   c.tool = map.tool;
   c.group_kind = map.group_kind;
   c.ack_ns = ack_ns;
-  c.join = join_fct(map, fct, predicted_file, ack_ns, free_starts);
+  c.join = join_fct(map, measured_file, fct, predicted_file, ack_ns, free_starts);
   c.free_starts = free_starts;
   c.messages = summarize_errors(c.join.matched);
   c.groups = group_errors(c.join.matched);

@@ -16,8 +16,8 @@ uint64_t flow_key(uint32_t src, uint32_t dst, uint32_t sport) {
 
 }  // namespace
 
-Join join_fct(const FlowMap& map, std::span<const FctRecord> fct, const std::string& fct_file,
-              double ack_ns, bool free_starts) {
+Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const FctRecord> fct,
+              const std::string& fct_file, double ack_ns, bool free_starts) {
   std::unordered_map<uint64_t, uint32_t> by_key;
   by_key.reserve(map.flows.size());
   for (const MappedFlow& m : map.flows) by_key.emplace(flow_key(m.src, m.dst, m.sport), m.flow);
@@ -28,8 +28,9 @@ Join join_fct(const FlowMap& map, std::span<const FctRecord> fct, const std::str
     const auto it = by_key.find(flow_key(r.src(), r.dst(), r.sport));
     if (it == by_key.end()) {
       throw Error(where + "no flow " + std::to_string(r.src()) + " -> " + std::to_string(r.dst()) +
-                  " with sport " + std::to_string(r.sport) +
-                  " in the flow map: is this the fct.txt of that flow.txt?");
+                  " with sport " + std::to_string(r.sport) + " in the flow map " + map_file + " (" +
+                  std::to_string(map.flows.size()) +
+                  " flows): is this the fct.txt of that flow.txt?");
     }
     const MappedFlow& m = map.flows[it->second];
     if (r.size != m.size) {

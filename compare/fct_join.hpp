@@ -23,12 +23,13 @@ struct Join {
   std::vector<uint32_t> unmeasurable;  // flows whose measured latency is not positive
 };
 
-// Throws Error naming `fct_file` and the line of an fct line that names no flow of the map, a
-// flow twice, or a flow whose size or start differs (the fct.txt is not of this flow.txt).
+// Throws Error naming `fct_file` and the line of an fct line that names no flow of the map
+// (`map_file`, named too), a flow twice, or a flow whose size or start differs (the fct.txt is
+// not of this flow.txt).
 // `free_starts`: the prediction chose its own start times (a dependency-driven prediction,
 // `dlc-compare predict-job`): starts are not checked, and a group's predicted span runs from its
 // first predicted start.
-Join join_fct(const FlowMap& map, std::span<const FctRecord> fct, const std::string& fct_file,
-              double ack_ns, bool free_starts = false);
+Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const FctRecord> fct,
+              const std::string& fct_file, double ack_ns, bool free_starts = false);
 
 }  // namespace dlcnet::compare

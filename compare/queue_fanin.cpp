@@ -88,7 +88,12 @@ FaninQueue fanin_queue(const nlohmann::json& doc, const std::string& file) {
       const nlohmann::json& kind = member(its[i], "kind", w);
       if (!kind.is_string()) throw Error(w + ".kind: not a string");
       r.kind = kind.get<std::string>();
-      r.iteration = static_cast<int64_t>(number(member(its[i], "iteration", w), w + ".iteration"));
+      const double it = number(member(its[i], "iteration", w), w + ".iteration");
+      // whole and within int64 (converting any other double is undefined)
+      if (it != std::floor(it) || std::fabs(it) >= 0x1p63) {
+        throw Error(w + ".iteration: " + its[i].at("iteration").dump() + " is not a whole number");
+      }
+      r.iteration = static_cast<int64_t>(it);
       r.first_post_s = number(member(its[i], "first_post_s", w), w + ".first_post_s");
       r.last_arrival_s = number(member(its[i], "last_arrival_s", w), w + ".last_arrival_s");
       q.rounds.push_back(r);

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
+#include "core/number.hpp"
 #include "flows/line_fields.hpp"
 
 namespace dlcnet {
@@ -27,14 +28,16 @@ std::string header_value(const std::vector<std::string>& comments, const std::st
   return {};
 }
 
-void check_header(const std::vector<std::string>& comments, const std::string& file) {
+// The header is the file's first line: a refusal names that line, or says the file is empty.
+void check_header(const std::vector<std::string>& comments, const std::string& file, bool empty) {
   const std::string v = header_value(comments, "dlcnet");
   if (v.rfind("flow map ", 0) != 0) {
-    throw Error(file + ": not a dlcnet flow map (the first line must be \"# dlcnet flow map " +
+    throw Error(file + (empty ? ": empty" : ":1") +
+                ": not a dlcnet flow map (the first line must be \"# dlcnet flow map " +
                 std::to_string(kFlowMapVersion) + "\")");
   }
   if (v != "flow map " + std::to_string(kFlowMapVersion)) {
-    throw Error(file + ": \"" + v + "\": this dlc-compare reads version " +
+    throw Error(file + ":1: \"" + v + "\": this dlc-compare reads version " +
                 std::to_string(kFlowMapVersion));
   }
 }
@@ -63,15 +66,14 @@ FlowMap read_flow_map(std::istream& in, const std::string& file) {
   bool first = true;
   while (f.next_line()) {
     if (first) {
-      check_header(f.comments(), file);
+      check_header(f.comments(), file, false);
       map.tool = header_value(f.comments(), "tool");
       map.group_kind = header_value(f.comments(), "group");
       if (map.group_kind == "none") map.group_kind.clear();
+      // A header field, checked as every number (nan, inf, trailing text were taken).
       const std::string origin = header_value(f.comments(), "origin_ns");
-      try {
-        map.origin_ns = origin.empty() ? 0 : std::stod(origin);
-      } catch (const std::exception&) {
-        throw Error(file + ": origin_ns: \"" + origin + "\" is not a number");
+      if (!origin.empty()) {
+        map.origin_ns = parse_real(origin, file + ": field origin_ns (the header's)", -1e19, 1e19);
       }
       first = false;
     }
@@ -102,7 +104,7 @@ FlowMap read_flow_map(std::istream& in, const std::string& file) {
     }
     map.flows.push_back(m);
   }
-  if (first) check_header(f.comments(), file);
+  if (first) check_header(f.comments(), file, f.comments().empty());
   return map;
 }
 

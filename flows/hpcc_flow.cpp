@@ -65,8 +65,8 @@ std::vector<HpccFlow> read_flow_txt(std::istream& in, const std::string& file, s
     flows.push_back(x);
   }
   if (flows.size() != count) {
-    throw Error(file + ": the first line says " + std::to_string(count) + " flows, the file has " +
-                std::to_string(flows.size()));
+    throw Error(file + ":1: the first line says " + std::to_string(count) +
+                " flows, the file has " + std::to_string(flows.size()));
   }
   if (ignored) {
     *ignored = 0;

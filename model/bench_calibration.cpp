@@ -41,6 +41,11 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
     for (size_t i = 0; i < results.size(); ++i) {
       const std::string where = r.file + ": results[" + std::to_string(i) + "]";
       const double bytes = positive(results[i], "bytes", where);
+      // A size is whole and below 2^64: converting any other double is undefined.
+      if (bytes != std::floor(bytes) || bytes >= 0x1p64) {
+        throw Error(where + ": \"bytes\" = " + results[i].at("bytes").dump() +
+                    ": a whole number of bytes below 2^64 expected");
+      }
       if (kind == "\"lat\"") {
         latency[static_cast<uint64_t>(bytes)] =
             positive(key(results[i], "latency_s", where), "min", where + ".latency_s");
@@ -50,8 +55,10 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
       }
     }
   }
-  if (latency.empty()) throw Error("calibration: no dlc-bench lat report among the inputs");
-  if (rate <= 0) throw Error("calibration: no dlc-bench bw report among the inputs");
+  std::string names;  // a kind missing from the whole set: the refusal names every input
+  for (const BenchReport& r : reports) names += (names.empty() ? "" : ", ") + r.file;
+  if (latency.empty()) throw Error("calibration: no dlc-bench lat report among " + names);
+  if (rate <= 0) throw Error("calibration: no dlc-bench bw report among " + names);
   Calibration c;
   c.link_rate_Bps = rate;
   c.base_latency_s = latency.begin()->second;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/error.hpp"
 #include "core/json_file.hpp"
@@ -10,8 +11,12 @@
 namespace dlcnet::model {
 namespace {
 
+// Rates from 1 B/s to 8 Pbit/s, times up to an hour: past them a message's predicted time no
+// longer fits fct.txt's nanoseconds, and the refusal would name the output, not this file.
+constexpr double kMinRate = 1, kMaxRate = 1e15, kMaxTime = 3600;
+
 double number(const nlohmann::json& j, const char* key, const std::string& source, double min,
-              bool required, double fallback) {
+              double max, bool required, double fallback) {
   if (!j.contains(key)) {
     if (required) throw Error(source + ": calibration: missing key \"" + key + "\"");
     return fallback;
@@ -19,9 +24,11 @@ double number(const nlohmann::json& j, const char* key, const std::string& sourc
   const nlohmann::json& v = j.at(key);
   if (!v.is_number()) throw Error(source + ": calibration: \"" + key + "\" is not a number");
   const double x = v.get<double>();
-  if (!std::isfinite(x) || x < min) {
-    throw Error(source + ": calibration: \"" + key + "\" = " + v.dump() + ": at least " +
-                nlohmann::json(min).dump());
+  if (!std::isfinite(x) || x < min || x > max) {
+    std::ostringstream msg;  // 6 digits: 2e+23, not 1.9999999999999998e+23 (dump())
+    msg << source << ": calibration: \"" << key << "\" = " << x << ": from " << min << " to "
+        << max;
+    throw Error(msg.str());
   }
   return x;
 }
@@ -54,10 +61,9 @@ double Calibration::wire_bytes(uint64_t bytes) const noexcept {
 Calibration calibration_from_json(const nlohmann::json& j, const std::string& source) {
   if (!j.is_object()) throw Error(source + ": calibration: not a JSON object");
   Calibration c;
-  c.link_rate_Bps = number(j, "link_rate_Bps", source, 0, true, 0);
-  if (c.link_rate_Bps <= 0) throw Error(source + ": calibration: \"link_rate_Bps\" must be > 0");
-  c.base_latency_s = number(j, "base_latency_s", source, 0, true, 0);
-  c.overhead_s = number(j, "overhead_s", source, 0, false, 0);
+  c.link_rate_Bps = number(j, "link_rate_Bps", source, kMinRate, kMaxRate, true, 0);
+  c.base_latency_s = number(j, "base_latency_s", source, 0, kMaxTime, true, 0);
+  c.overhead_s = number(j, "overhead_s", source, 0, kMaxTime, false, 0);
   if (j.contains("overhead_by_size")) {
     const nlohmann::json& list = j.at("overhead_by_size");
     if (!list.is_array()) throw Error(source + ": calibration: \"overhead_by_size\" is no list");
@@ -67,7 +73,7 @@ Calibration calibration_from_json(const nlohmann::json& j, const std::string& so
                     ": needs a whole \"min_bytes\"");
       }
       SizeOverhead s{e.at("min_bytes").get<uint64_t>(),
-                     number(e, "overhead_s", source, 0, true, 0)};
+                     number(e, "overhead_s", source, 0, kMaxTime, true, 0)};
       if (!c.overhead_by_size.empty() && s.min_bytes <= c.overhead_by_size.back().min_bytes) {
         throw Error(source + ": calibration: \"overhead_by_size\": min_bytes must ascend");
       }

@@ -36,6 +36,9 @@ int run_calibrate(const CalibrateOptions& o) {
   for (const std::string& path : o.reports) names += (names.empty() ? "" : ", ") + path;
   const model::Calibration c =
       interpret_json(names, [&] { return model::calibration_from_bench(reports); });
+  // What predict would refuse to read (a rate below 1 B/s, ...) is refused here, naming the
+  // reports it came from.
+  (void)model::calibration_from_json(model::to_json(c), names);
   nlohmann::json doc = model::to_json(c);
   doc["source"] = model::calibration_source(reports);
   write_json_file(out, doc);

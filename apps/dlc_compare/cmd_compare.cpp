@@ -41,6 +41,11 @@ int run_compare(const CompareOptions& o, Argv args) {
   }
   const FlowMap map = read_flow_map(o.measured);
   const std::vector<FctRecord> fct = read_fct_txt(o.predicted);
+  // Said before the comparison's own "no flow could be compared", which names MEASURED only.
+  if (fct.empty() && !map.flows.empty()) {
+    throw Error(o.predicted + ": empty: no fct.txt record for the " +
+                std::to_string(map.flows.size()) + " flows of " + o.measured);
+  }
   const Comparison c = compare(map, o.measured, fct, o.predicted, ack_s * 1e9, o.free_starts);
   print_comparison(std::cout, c);
   const std::optional<CalibrationCheck> fit = cal ? check_calibration(map, *cal) : std::nullopt;

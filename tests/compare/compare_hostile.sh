@@ -6,11 +6,13 @@
 #   2 numbers of options and files: nan, inf, negative, zero where meaningless;
 #   3 memory sized by a number in the input: host ids near 2^31, --hosts, --iterations;
 #     out-of-range flow.txt values (start_s 2e10, a size of 2^64-1);
-#   4 inputs read once: a pipe, /dev/stdin and a FIFO into dlc-compare queue; directories;
+#   4 inputs read once: a pipe, /dev/stdin and a FIFO into dlc-compare queue; directories; an
+#     empty fct.txt named (not only the map none of whose flows it matched);
 #   5 outputs naming one file, or an input, refused before the work;
 #   6 exit codes: 2 for a bad command line (dlc-compare and dlc-trace), "TOOL: error:" prefix;
 #   7 dlc-compare-plot: missing, directory, non-UTF-8, BOM, [], missing keys, strings for
-#     numbers, absurd values, unwritable --out: exit 2 naming the file and field, no traceback.
+#     numbers, absurd values, a 5000-digit number, unwritable --out: exit 2 naming the file
+#     and field, no traceback.
 # Inputs are the project's own files: a calibration from the dlc-bench reports in
 # tests/data/plot, the lenet5 example job, and the small flow list, map, fct.txt and fan-in
 # report of compare_cli.sh.
@@ -122,6 +124,15 @@ c 2 "--hosts: '1' is out of range" model-speed --hosts 1
 sed 's/"link_rate_Bps": [^,}]*/"link_rate_Bps": -5/' "$dir/cal.json" >"$dir/neg.json"
 c 3 'neg\.json: calibration: "link_rate_Bps" = -5' predict "$dir/flow.txt" \
   --calibration "$dir/neg.json" --out "$dir/x.txt"
+# A calibration predict would refuse (a rate below 1 B/s) is refused by calibrate, naming
+# the reports; times past an hour, by predict, naming the calibration.
+printf '{"test": {"kind": "bw"}, "results": [{"bytes": 64, "bandwidth": %s}]}\n' \
+  '{"average_bytes_per_s": 1e-300}' >"$dir/slow.json"
+c 3 'lat\.json, .*slow\.json: calibration: "link_rate_Bps" = 1e-300: from 1 to' calibrate \
+  "$root/tests/data/plot/lat.json" "$dir/slow.json" --out "$dir/x.json"
+sed 's/"overhead_s": [^,}]*/"overhead_s": 2e23/' "$dir/cal.json" >"$dir/late.json"
+c 3 'late\.json: calibration: "overhead_s" = 2e\+23: from 0 to 3600' predict "$dir/flow.txt" \
+  --calibration "$dir/late.json" --out "$dir/x.txt"
 printf '1\n1 0 3 200 1000 nan\n' >"$dir/fnan.txt"
 c 3 'fnan\.txt:2: field start_s' predict "$dir/fnan.txt" --calibration "$dir/cal.json" \
   --out "$dir/x.txt"
@@ -177,6 +188,9 @@ c 3 'in\.d: is a directory' queue "$dir/fan.json" "$dir/in.d"
 c 3 'in\.d: is a directory' predict "$dir/in.d" --calibration "$dir/cal.json" --out "$dir/x.txt"
 c 3 'in\.d: is a directory' "$dir/in.d" "$dir/fct.txt" --ack-latency-us 1
 c 3 'in\.d: is a directory' "$dir/m.map" "$dir/in.d" --ack-latency-us 1
+: >"$dir/empty.txt"
+c 3 'empty\.txt: empty: no fct\.txt record for the 2 flows of .*m\.map' "$dir/m.map" \
+  "$dir/empty.txt" --ack-latency-us 1
 
 # --- 5: outputs -------------------------------------------------------------------------------
 cp "$dir/flow.txt" "$dir/keep.txt"
@@ -246,6 +260,9 @@ json.dump(c, open(f"{d}/str.json", "w"))
 c = json.load(open(f"{d}/c.json"))
 c["groups"][0]["predicted_s"] = 1e300
 json.dump(c, open(f"{d}/huge.json", "w"))
+c = json.load(open(f"{d}/c.json"))
+c["messages"]["ks"] = 12345
+open(f"{d}/digits.json", "w").write(json.dumps(c).replace("12345", "9" * 5000))
 q = json.load(open(f"{d}/qc.json"))
 q["peak"]["measured_bytes"] = "big"
 json.dump(q, open(f"{d}/qstr.json", "w"))
@@ -256,6 +273,9 @@ p 2 "${e}.*str\.json: field messages\.ks: \"0\.5\" is not a number" --csv "$dir/
   --json "$dir/str.json" --out "$dir/png"
 p 2 "${e}.*huge\.json: field groups\[0\]\.predicted_s: 1e\+300 is outside" --csv "$dir/c.csv" \
   --json "$dir/huge.json" --out "$dir/png"
+# 5000 digits: past Python's 4300 for an int, past a float's range (a traceback before)
+p 2 "${e}.*digits\.json: field messages\.ks: inf is outside" --csv "$dir/c.csv" \
+  --json "$dir/digits.json" --out "$dir/png"
 p 2 "${e}.*qstr\.json: field peak\.measured_bytes: \"big\" is not a number" \
   --queue-csv "$dir/qc.csv" --queue-json "$dir/qstr.json" --out "$dir/png"
 sed '2s/^\([^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\)[^,]*/\1soon/' "$dir/c.csv" >"$dir/word.csv"

@@ -204,6 +204,16 @@ TEST(CompareQueue, FaninReportSeriesRoundsOrigin) {
   short_t["qdisc"]["series"]["t_s"].erase(3);
   EXPECT_EQ(error_of([&] { fanin_queue(short_t, "fan.json"); }),
             "fan.json: qdisc.series: 3 t_s against 4 backlog_bytes");
+  // An iteration past int64 (undefined as a conversion: UBSan's report before the fix).
+  for (double it : {1e300, -1e19, 1.5}) {
+    nlohmann::json huge = fanin_doc();
+    huge["iterations"][1]["iteration"] = it;
+    EXPECT_NE(error_of([&] {
+                fanin_queue(huge, "fan.json");
+              }).find("fan.json: iterations[1].iteration: "),
+              std::string::npos)
+        << it;
+  }
 }
 
 // Measured: 1000 B from 10 s to 12 s (samples). Predicted on its own axis: a triangle 0 -> 2000

@@ -90,8 +90,17 @@ void expect_map_error(const std::string& text, const std::string& want) {
 
 TEST(FlowMap, MalformedMapsNameFileLineAndField) {
   const std::string head = "# dlcnet flow map 1\n# tool t\n# group round\n# origin_ns 0\n";
-  expect_map_error("0 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map: not a dlcnet flow map");
-  expect_map_error("# dlcnet flow map 7\n0 1 0 10000 5 0 1 0 -1 0 0\n", "reads version 1");
+  // The header's line is named (a BOM or a lost first line: issue 31's mutation test).
+  expect_map_error("0 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map:1: not a dlcnet flow map");
+  expect_map_error("\xEF\xBB\xBF" + head, "bad.map:1: not a dlcnet flow map");
+  expect_map_error("", "bad.map: empty: not a dlcnet flow map");
+  expect_map_error("# dlcnet flow map 7\n0 1 0 10000 5 0 1 0 -1 0 0\n",
+                   "bad.map:1: \"flow map 7\": this dlc-compare reads version 1");
+  for (const char* origin : {"[]", "nan", "1e400", "12abc"}) {
+    expect_map_error("# dlcnet flow map 1\n# origin_ns " + std::string(origin) + "\n" +
+                         "0 1 0 10000 5 0 1 0 -1 0 0\n",
+                     "bad.map: field origin_ns (the header's): '" + std::string(origin) + "'");
+  }
   expect_map_error(head + "0 1 0 10000 5x 0 1 0 -1 0 0\n", "bad.map:5: field size");
   expect_map_error(head + "0 1 0 10000 5 0 1 0 -1 0\n", "bad.map:5: field opnum: missing");
   expect_map_error(head + "1 1 0 10000 5 0 1 0 -1 0 0\n", "bad.map:5: field flow");

@@ -53,6 +53,19 @@ TEST(ModelBenchCalibration, ErrorsNameTheFileAndKey) {
   const nlohmann::json ring =
       nlohmann::json::parse(R"({"test": {"kind": "ring"}, "results": [{}]})");
   EXPECT_NE(error_of({{"r.json", &ring}}).find("a lat or bw report expected"), std::string::npos);
+  // No lat report at all: every input named (issue 31: a refusal names the file).
+  EXPECT_NE(error_of({{"b1.json", &kBw}, {"b2.json", &kBw}}).find("among b1.json, b2.json"),
+            std::string::npos);
+  // A size past uint64 (undefined as a conversion: UBSan's report before the fix) or not whole.
+  for (const char* bytes : {"1e300", "18446744073709551616", "1.5"}) {
+    const nlohmann::json big =
+        nlohmann::json::parse(std::string(R"({"test": {"kind": "lat"}, "results": [{"bytes": )") +
+                              bytes + R"(, "latency_s": {"min": 1e-6}}]})");
+    EXPECT_NE(error_of({{"big.json", &big}, {"bw.json", &kBw}})
+                  .find("big.json: results[0]: \"bytes\" = "),
+              std::string::npos)
+        << bytes;
+  }
 }
 
 }  // namespace

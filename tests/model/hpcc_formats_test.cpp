@@ -82,7 +82,7 @@ TEST(ModelFlowTxt, MalformedLinesNameFileLineAndField) {
   EXPECT_STARTS_WITH(flow_error("2\n0 1 3 100 1000 0.5\n0 1 3 100 1000 0.1\n"),
                      "flows.txt:3: field start_s: starts before the previous line's flow");
   EXPECT_EQ(flow_error("3\n0 1 3 100 1000 0\n"),
-            "flows.txt: the first line says 3 flows, the file has 1");
+            "flows.txt:1: the first line says 3 flows, the file has 1");
   EXPECT_EQ(flow_error("x\n"), "flows.txt:1: field flow_count: \"x\" is not a whole number");
   EXPECT_STARTS_WITH(flow_error(""), "flows.txt: empty");
 }

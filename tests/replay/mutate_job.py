@@ -20,7 +20,8 @@ def numbers(data):
     return [m.span() for m in re.finditer(rb"-?[0-9]+", data)]
 
 
-def mutate(data, rng):
+def mutate(data, rng, edges=EDGES):
+    """One mutation of `data`, numbers replaced by one of `edges`: (new data, what changed)."""
     lines = data.split(b"\n")
     kind = rng.choice(["edge", "edge", "edge", "byte", "delete", "duplicate", "truncate",
                        "swap", "bom", "nul", "long"])
@@ -28,7 +29,7 @@ def mutate(data, rng):
         spans = numbers(data)
         if spans:
             a, b = rng.choice(spans)
-            v = rng.choice(EDGES)
+            v = rng.choice(edges)
             return data[:a] + v + data[b:], f"number at byte {a} -> {v.decode() or 'empty'}"
     if kind == "byte" and data:
         i = rng.randrange(len(data))
