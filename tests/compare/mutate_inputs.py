@@ -77,13 +77,7 @@ def main():
         victim.mkdir()
         print(f"{victim.name}\tdir\ta directory")
         return
-    data = victim.read_bytes()
-    done = []
-    for _ in range(rng.randint(1, 3)):
-        data, what = mutate(data, rng)
-        done.append(what)
-    victim.write_bytes(data)
-    print(f"{victim.name}\t{form}\t{'; '.join(done)}")
+    print(f"{victim.name}\t{form}\t{mutate_job.mutate_file(victim, rng, mutate)}")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,17 @@ def mutate(data, rng, edges=EDGES):
     return data + b"\n", "a trailing newline"
 
 
+def mutate_file(victim, rng, one=mutate):
+    """1 to 3 mutations of the file `victim` (each by `one`), in place: what changed."""
+    data = victim.read_bytes()
+    done = []
+    for _ in range(rng.randint(1, 3)):
+        data, what = one(data, rng)
+        done.append(what)
+    victim.write_bytes(data)
+    return "; ".join(done)
+
+
 def main():
     src, dst, seed = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
@@ -68,13 +79,8 @@ def main():
     shutil.copytree(src, dst)
     files = sorted(p for p in dst.rglob("*.txt"))
     victim = rng.choice(files)
-    data = victim.read_bytes()
-    done = []
-    for _ in range(rng.randint(1, 3)):
-        data, what = mutate(data, rng)
-        done.append(what)
-    victim.write_bytes(data)
-    print(f"{victim.relative_to(dst)}: {'; '.join(done)}")
+    what = mutate_file(victim, rng)
+    print(f"{victim.relative_to(dst)}: {what}")
 
 
 if __name__ == "__main__":
