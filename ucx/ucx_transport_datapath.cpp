@@ -43,7 +43,10 @@ ucp_request_param_t op_param(ucp_mem_h memh) noexcept {
 
 void UcxTransport::set_error(const char* call, int peer, const char* what) noexcept {
   try {
-    last_error_ = std::string("ucx: ") + call + "(rank " + std::to_string(peer) + "): " + what;
+    // -1: a local check, no peer involved.
+    last_error_ = std::string("ucx: ") + call +
+                  (peer >= 0 ? "(rank " + std::to_string(peer) + ")" : std::string("()")) + ": " +
+                  what;
   } catch (...) {  // out of memory while reporting: keep the previous text
   }
 }

@@ -1,5 +1,7 @@
 #include "patterns/fanin/fanin_memory.hpp"
 
+#include <algorithm>
+
 namespace dlcnet::fanin {
 
 ServerLayout::ServerLayout(const FaninSpec& s, int world)
@@ -24,7 +26,9 @@ size_t ServerLayout::bytes() const noexcept {
 }
 
 size_t ctl_bytes(int world) {
-  return 2 * static_cast<size_t>(world) * kCtlSlot;
+  // Two slots per rank at the server; a sender uses six (go, stop, done and its answer,
+  // fillers, a write's notification), more than two per rank when there is one worker.
+  return std::max<size_t>(2 * static_cast<size_t>(world), 6) * kCtlSlot;
 }
 
 size_t data_bytes(const FaninSpec& s, int rank, int world) {

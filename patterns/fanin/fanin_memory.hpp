@@ -4,7 +4,7 @@
 // burst), then every background rank's kBgRecvs receive slots, then (--op write) one 8-byte
 // notification slot per worker and message. A worker holds its burst and, after it, the
 // server's answer (--pull); a background rank one message. The control region: two slots per
-// rank (the go and the control message).
+// rank (the go and the control message), at least six (a sender's).
 #pragma once
 
 #include <cstddef>

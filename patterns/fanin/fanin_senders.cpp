@@ -4,7 +4,6 @@
 #include <string>
 
 #include "core/clock.hpp"
-#include "core/deadline.hpp"
 #include "core/error.hpp"
 #include "core/stall_error.hpp"
 #include "core/stop_budget.hpp"
@@ -15,11 +14,43 @@ namespace dlcnet::fanin {
 
 void prepare_sender(RoleContext& c) {
   FaninWire w(c.t, c.boot, c.idle, c.timeout, [](const Completion&, int64_t) {});
+  // A rank's receives take the server's messages in the order they were posted: ticks come
+  // before the go, so a background rank posts its receive of the stop once the go is in.
   w.recv(kServer, c.ctl, 0, 16, wr_id(Tag::go, 0));
-  if (!is_worker(c.rank, c.world, c.spec)) w.recv(kServer, c.ctl, kCtlSlot, 16, wr_id(Tag::ctl, 0));
 }
 
 namespace {
+
+// Whether the go that just arrived in the control slot is a tick (fanin_wire.hpp).
+bool is_tick(const RoleContext& c) {
+  int64_t target = 0;
+  std::memcpy(&target, c.ctl_mem, sizeof target);
+  return target == kTickTarget;
+}
+
+// How many wait limits may pass between two words (a go or a tick) from a live server: a
+// round's burst (and, --pull, its replies: one limit each at the server) and, released by a
+// barrier, the --gap the server waits before the next round's words (an instant release names
+// a start --gap ahead and sends them at once).
+int64_t limits_between_words(const RoleContext& c) {
+  const int64_t limit_ns = std::chrono::nanoseconds(c.timeout).count();
+  const auto gap_ns =
+      c.spec.release == Release::barrier ? static_cast<int64_t>(c.spec.gap_us * 1e3) : 0;
+  return 1 + (c.spec.pull ? 1 : 0) + (gap_ns + limit_ns - 1) / limit_ns;
+}
+
+// Waits until `started` holds, each wait for one word from the server (ticks counts those
+// that were not the start): a frozen server is found within the limits between two words.
+void wait_for_start(FaninWire& wire, const RoleContext& c, const uint64_t& ticks,
+                    const std::function<bool()>& started,
+                    const std::function<std::string()>& what) {
+  const int64_t limits = limits_between_words(c);
+  while (!started()) {
+    const uint64_t seen = ticks;
+    wire.wait([&] { return started() || ticks != seen; }, what, limits,
+              [] { return std::vector<int>{kServer}; });
+  }
+}
 
 class Worker {
  public:
@@ -55,6 +86,11 @@ class Worker {
     const size_t k = index_of(x.wr_id);
     switch (tag_of(x.wr_id)) {
       case Tag::go:
+        if (is_tick(c_)) {  // not this worker's turn yet: wait for the next word
+          ++ticks_;
+          wire_.recv(kServer, c_.ctl, 0, 16, wr_id(Tag::go, 0));
+          break;
+        }
         ++gos_;
         go_seen_ = now;
         break;
@@ -84,11 +120,10 @@ class Worker {
     const Round& r = rounds_[index];
     const std::string name =
         std::string(to_string(r.kind)) + " round " + std::to_string(r.iteration);
-    // Every round between this worker's last one and this is bounded by the timeout at the
-    // server.
-    wire_.wait([&] { return gos_ > used_; }, [&] { return name + ": no start from the server"; },
-               static_cast<int64_t>(index) - last_index_, [] { return std::vector<int>{kServer}; });
-    last_index_ = index;
+    // The server's word comes each round: this worker's go, or a tick while others go.
+    wait_for_start(
+        wire_, c_, ticks_, [&] { return gos_ > used_; },
+        [&] { return name + ": no start from the server"; });
     ++used_;
     WorkerRound wr;
     wr.round = index;
@@ -159,8 +194,7 @@ class Worker {
   std::vector<WorkerRound> out_;
   size_t rounds_done_ = 0;
   WorkerRound* cur_ = nullptr;
-  uint64_t gos_ = 0, used_ = 0;
-  int64_t last_index_ = -1;
+  uint64_t gos_ = 0, used_ = 0, ticks_ = 0;
   int64_t go_seen_ = 0;
   int64_t pending_ = 0;
 };
@@ -172,20 +206,27 @@ class Background {
         wire_(c.t, c.boot, c.idle, c.timeout, [this](const Completion& x, int64_t) { on(x); }) {}
 
   BackgroundTimes run() {
-    const auto rounds =
-        static_cast<int64_t>(schedule(c_.spec, worker_count(c_.world, c_.spec)).size());
-    wire_.wait([&] { return go_; },
-               [] { return std::string("background: no start from the server"); }, rounds + 1,
-               [] { return std::vector<int>{kServer}; });
-    const Deadline d = Deadline::after(c_.timeout * (rounds + 1));
+    wait_for_start(
+        wire_, c_, ticks_, [&] { return go_; },
+        [] { return std::string("background: no start from the server"); });
+    // Streaming: the server takes a message (a send completes) at least once per round while
+    // it runs; a window of sends with none completing for that long is a stopped server.
+    const auto stall = c_.timeout * limits_between_words(c_);
+    int64_t progress_at = now_ns();
+    uint64_t completed = completed_;
     while (!stop_) {
       if (pending_ >= static_cast<int64_t>(c_.spec.bg_window)) {
         wire_.poll_once();
         wire_.check_peers();
-        if (d.expired())
-          throw StallError("background: no stop from the server within " +
-                               seconds_text(c_.timeout * (rounds + 1)),
-                           {kServer});
+        if (completed_ != completed) {
+          completed = completed_;
+          progress_at = now_ns();
+        } else if (now_ns() - progress_at > std::chrono::nanoseconds(stall).count()) {
+          throw StallError(
+              "background: no message taken by the server within " +
+                  seconds_text(std::chrono::duration_cast<std::chrono::milliseconds>(stall)),
+              {kServer});
+        }
         continue;
       }
       ++pending_;
@@ -217,9 +258,16 @@ class Background {
   void on(const Completion& x) {
     if (x.op != Op::recv) {
       --pending_;
+      ++completed_;
       return;
     }
-    if (tag_of(x.wr_id) == Tag::go) go_ = true;
+    if (tag_of(x.wr_id) == Tag::go && is_tick(c_)) {
+      ++ticks_;
+      wire_.recv(kServer, c_.ctl, 0, 16, wr_id(Tag::go, 0));
+    } else if (tag_of(x.wr_id) == Tag::go) {
+      go_ = true;
+      wire_.recv(kServer, c_.ctl, kCtlSlot, 16, wr_id(Tag::ctl, 0));  // the stop
+    }
     if (tag_of(x.wr_id) == Tag::ctl && index_of(x.wr_id) == 0) stop_ = true;
     if (tag_of(x.wr_id) == Tag::ctl && index_of(x.wr_id) == 2) flush_ = true;
   }
@@ -229,6 +277,7 @@ class Background {
   BackgroundTimes out_;
   bool go_ = false, stop_ = false, flush_ = false;
   int64_t pending_ = 0;
+  uint64_t ticks_ = 0, completed_ = 0;
 };
 
 }  // namespace

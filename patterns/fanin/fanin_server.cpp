@@ -27,6 +27,15 @@ class Server {
               [this](const Completion& x, int64_t now) { on(x, now); }) {
     times_.bg_arrival_ns.resize(static_cast<size_t>(c.spec.background));
     bg_.resize(static_cast<size_t>(c.spec.background));
+    ticks_pending_.assign(static_cast<size_t>(c.world), 0);
+    last_round_.assign(static_cast<size_t>(workers_) + 1, -1);
+    for (size_t i = 0; i < rounds.size(); ++i) {
+      for (int w = 1; w <= workers_; ++w) {
+        if (takes_part(rounds[i], w)) last_round_[static_cast<size_t>(w)] = static_cast<int64_t>(i);
+      }
+    }
+    // The server never sends itself a go: its own slot is the ticks' source, never changed.
+    std::memcpy(c.ctl_mem, &kTickTarget, sizeof kTickTarget);
   }
 
   // The rounds completed so far (after a failure: those before it).
@@ -37,21 +46,23 @@ class Server {
   }
 
   ServerTimes run() {
-    bool bg_started = false;
     for (size_t i = 0; i < rounds_.size(); ++i) {
       const Round& r = rounds_[i];
-      if (!bg_started && r.kind != RoundKind::solo && c_.spec.background > 0) {
+      if (!bg_started_ && r.kind != RoundKind::solo && c_.spec.background > 0) {
         start_background();
-        bg_started = true;
+        bg_started_ = true;
       }
       run_round(r, i);
       ++rounds_done_;
       if (c_.server_round) c_.server_round(i, times_.rounds.back());
     }
     if (c_.spec.background > 0) {
-      if (!bg_started) start_background();
+      if (!bg_started_) start_background();
       stop_background();
     }
+    wire_.wait([&] { return ticks_left().empty(); },
+               [&] { return std::string("ticks to rank(s) waiting for their turn not delivered"); },
+               1, [&] { return ticks_left(); });
     return std::move(times_);
   }
 
@@ -92,6 +103,12 @@ class Server {
         break;
       }
       case Tag::go:
+        if (index_of(x.wr_id) == kTickIndex) {
+          --ticks_pending_[static_cast<size_t>(x.peer)];
+          break;
+        }
+        --pending_sends_;
+        break;
       case Tag::pull:
       case Tag::ctl:
         --pending_sends_;
@@ -134,6 +151,29 @@ class Server {
     std::memcpy(slot + 8, &target_mono, 8);
     ++pending_sends_;
     wire_.send(rank, c_.ctl, static_cast<size_t>(rank) * kCtlSlot, 16, wr_id(Tag::go, 0));
+  }
+
+  // Every rank waiting for a later turn (a worker with a round still ahead, a background rank
+  // not yet started) hears that the server is alive (kTickTarget).
+  void send_ticks(const std::vector<int>& parts, size_t index) {
+    for (int w = 1; w <= workers_; ++w) {
+      if (last_round_[static_cast<size_t>(w)] <= static_cast<int64_t>(index)) continue;
+      if (std::find(parts.begin(), parts.end(), w) != parts.end()) continue;
+      send_tick(w);
+    }
+    if (bg_started_) return;
+    for (size_t b = 0; b < bg_.size(); ++b) send_tick(bg_rank(b));
+  }
+  void send_tick(int rank) {
+    ++ticks_pending_[static_cast<size_t>(rank)];
+    wire_.send(rank, c_.ctl, 0, 16, wr_id(Tag::go, kTickIndex));
+  }
+  std::vector<int> ticks_left() const {
+    std::vector<int> out;
+    for (size_t r = 0; r < ticks_pending_.size(); ++r) {
+      if (ticks_pending_[r] != 0) out.push_back(static_cast<int>(r));
+    }
+    return out;
   }
 
   void start_background() {
@@ -196,6 +236,7 @@ class Server {
     cur_->target_ns = target;
     cur_->go_ns = now_ns();
     for (int w : parts) send_go(w, target, target_mono);
+    send_ticks(parts, index);
     const std::string name =
         std::string(to_string(r.kind)) + " round " + std::to_string(r.iteration);
     wire_.wait([&] { return pending_ == 0 && pending_sends_ == 0; },
@@ -247,7 +288,12 @@ class Server {
   ServerTimes times_;
   ServerRound* cur_ = nullptr;
   std::vector<Bg> bg_;
+  bool bg_started_ = false;
   int64_t pending_ = 0, pending_sends_ = 0;
+  // Ticks (kTickTarget) not yet completed, per rank; each worker's last round (-1: none).
+  static constexpr uint64_t kTickIndex = 1;  // a go's wr_id index: 0 a go, 1 a tick
+  std::vector<int64_t> ticks_pending_;
+  std::vector<int64_t> last_round_;
 };
 
 }  // namespace

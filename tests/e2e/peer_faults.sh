@@ -251,18 +251,22 @@ ring() {
 }
 
 # ---- dlc-bench fanin: 3 workers to one server ----
-# fanin_run K: freezes rank K in the incast rounds, once its records hold 2 of them (each round
-# is written as it completes; a fixed sleep froze it before the first round on a loaded host).
-# The default 3 solo rounds a worker: 36 rows at rank 0 (3 workers x 3 x 4 messages), 12 at a
-# worker; an incast round: 12 and 4. Known limit, not tested here: a server frozen during the
-# solo rounds is found by the workers that wait for their turn only after up to (the rounds
-# before their next one) x the wait limit, 14.7 s with --timeout 5 (they hear nothing from a
-# server that is not serving them; README "Reliability").
+# fanin_run K [ROWS]: freezes rank K once its records hold ROWS rows (each round is written as it
+# completes; a fixed sleep froze it before the first round on a loaded host). The default 3
+# solo rounds a worker (worker 1's three, then 2's, then 3's): 36 rows at rank 0 (3 workers x 3
+# x 4 messages), 12 at a worker; an incast round: 12 and 4. By default the freeze is in the
+# incast rounds (60 rows at rank 0, 20 at a worker). Rank 0 frozen after 8 rows (--gap 0.15 s
+# between rounds) stops in worker 1's third solo round, while workers 2 and 3 wait 1 and 4
+# rounds for their turn: they hear the server's tick each round, so they find it frozen within
+# one wait limit (without the ticks: after the rounds before their turn times the limit, 14.7 s
+# with --timeout 5); workers 2 and 3 recorded nothing. A background rank (rank 4), not started
+# before the incast rounds, hears the ticks too.
 fanin_run() {
-  local k="$1" pid
+  local k="$1" rows="${2:-}" pid
+  shift $(($# < 2 ? $# : 2))
   rm -f "$work"/fanin*
   timeout 90 "$BIN/dlc-bench" fanin --spawn --spawn-timeout 80 --workers 3 "${ucx[@]}" -s 4K \
-    --burst 4 -n 100000 --json "$work/fanin.json" --records "$work/fanin-%r.csv" \
+    --burst 4 -n 100000 --json "$work/fanin.json" --records "$work/fanin-%r.csv" "$@" \
     >"$work/fanin.out" 2>"$work/fanin.err" &
   local job=$!
   for _ in $(seq 300); do
@@ -270,7 +274,7 @@ fanin_run() {
     [ -n "$pid" ] && break
     sleep 0.1
   done
-  wait_rows "$work/fanin-$k.csv" "^[0-9]" "$([ "$k" -eq 0 ] && echo 60 || echo 20)" "$job"
+  wait_rows "$work/fanin-$k.csv" "^[0-9]" "${rows:-$([ "$k" -eq 0 ] && echo 60 || echo 20)}" "$job"
   hit STOP "$pid"
   await "$job" "fanin, rank $k frozen"
 }
@@ -318,6 +322,26 @@ fanin() {
   fanin_run 0
   named "$work/fanin.err" 0 "stopped responding" 1 2 3
   fanin_outputs 0 0 1 2 3
+  fanin_run 0 8 --gap 150000 --background 1
+  named "$work/fanin.err" 0 "stopped responding" 1 2 3 4
+  fanin_outputs 0 0 1
+  fanin_patient
+}
+
+# fanin_patient: nothing frozen, but worker 3 waits 6 solo rounds of 0.4 s (2.4 s) for its turn,
+# longer than the wait limit of --timeout 2 (1.5 s): the server's ticks keep it waiting, and the
+# run completes (a wait of one limit without them would fail it).
+fanin_patient() {
+  local rc=0
+  timeout 60 "$BIN/dlc-bench" fanin --spawn --spawn-timeout 50 --workers 3 --transport ucx \
+    --ucx-tls tcp,self --timeout 2 -s 4K --burst 4 -n 2 --gap 400000 >"$work/fanin.out" \
+    2>"$work/fanin.err" || rc=$?
+  if [ "$rc" -eq 0 ] && grep -Eq "^ +1 +3 +16K " "$work/fanin.out"; then
+    ok "fanin: workers waiting 2.4 s for their turn with a 1.5 s wait limit: completed"
+  else
+    bad "fanin: workers waiting 2.4 s for their turn with a 1.5 s wait limit: exit $rc"
+    sed 's/^/  | /' "$work/fanin.err" | tail -5
+  fi
 }
 
 # ---- dlc-replay: a captured job of 2 workers and a server (rank 2) ----

@@ -37,6 +37,9 @@ json_assert "$work/w.json" "d['spec']['op'] == 'write' and d['summary']['iterati
   "d['summary']['latency']['count'] == 3 * 2 * 4 and d['summary']['latency']['min'] > 0" \
   "all(r['op'] == 'write' and int(r['complete_ns']) > 0 for r in rows('$work/wrec-1.csv') if r['dst'] == '0')" \
   "len(rows('$work/wrec-0.csv')) == 2 * (1 + 2 + 3) * 4 * 2"
+# One worker writing: a sender's six control slots fit (its region was two per rank, 4 slots).
+check "fanin --op write, one worker" "$B" fanin --spawn --workers 1 "${ucx[@]}" -s 4K --burst 2 \
+  -n 2 --solo 1 --op write
 check "fanin --sizes-from a captured job" "$B" fanin --spawn --workers 2 "${ucx[@]}" -n 2 --solo 1 \
   --sizes-from "$ROOT/tests/data/trace/basic" --json "$work/s.json"
 json_assert "$work/s.json" "d['spec']['burst_bytes'] == [140, 4060]" \
