@@ -153,8 +153,15 @@ RunSettings run_settings_from_json(const json& doc, const std::string& file) {
                 "': ns-3 mirrors Linux's cubic and reno only (its BBR is not Linux's)");
   }
   const std::string ports = text(star, "ports", where + ".star");
-  if (ports != "fifo") {
-    throw Error(where + ".star.ports: '" + ports + "': only FIFO ports are simulated so far");
+  if (ports == "fifo") {
+    s.ports = Ports::fifo;
+  } else if (ports == "fair between hosts") {
+    s.ports = Ports::fair_hosts;
+  } else if (ports == "fair between TCP flows") {
+    s.ports = Ports::fair_flows;
+  } else {
+    throw Error(where + ".star.ports: '" + ports +
+                "': 'fifo', 'fair between hosts' or 'fair between TCP flows'");
   }
   if (!star.value("netem", json()).is_null()) {
     throw Error(where + ".star.netem: set: netem on the links is not simulated");

@@ -11,8 +11,13 @@
 
 namespace dlcnet::ns3p {
 
+// The star's shaped ports: one FIFO, or a rate shared fairly between source hosts or TCP flows
+// (scripts/netns-star.sh --fair, --fair-flows).
+enum class Ports { fifo, fair_hosts, fair_flows };
+
 struct RunSettings {
   std::string congestion_control;  // "cubic" or "reno"
+  Ports ports = Ports::fifo;
   // The tbf as tc counts it: frames (Ethernet header included) on the switch's veth.
   double tbf_rate_Bps = 0, tbf_burst_bytes = 0, tbf_limit_bytes = 0;
   bool tbf_on_all_ports = false;  // the star's --all-ports; else only p0 (toward rank 0)
@@ -27,8 +32,9 @@ struct RunSettings {
 };
 
 // Throws Error naming `file` and the field: no context.star (the run was not on a star),
-// congestion control other than cubic or reno, fair ports, netem, verbs traffic, a malformed
-// value. Rendezvous is recorded, not refused: whether it matters depends on the flows' sizes.
+// congestion control other than cubic or reno, ports of another kind, netem, verbs traffic, a
+// malformed value. Rendezvous is recorded, not refused: whether it matters depends on the flows'
+// sizes.
 RunSettings run_settings_from_json(const nlohmann::json& doc, const std::string& file);
 RunSettings read_run_settings(const std::string& path);
 

@@ -27,6 +27,7 @@
 #include <ns3/traffic-control-helper.h>
 #include <ns3/uinteger.h>
 
+#include "apps/dlc_ns3/fair_port.hpp"
 #include "apps/dlc_ns3/pair_sender.hpp"
 #include "core/error.hpp"
 
@@ -67,13 +68,22 @@ void configure_tcp(const RunSettings& run) {
 void install_queues(const StarNetwork& net, ns3::NetDeviceContainer& switch_ports,
                     ns3::NetDeviceContainer& host_ports, ns3::Ptr<ns3::QueueDisc>& p0) {
   const double ip_share = double(net.run.mtu) / (net.run.mtu + kEthernet);
+  const ns3::DataRateValue rate(ns3::DataRate(uint64_t(net.run.tbf_rate_Bps * ip_share * 8)));
+  const ns3::UintegerValue burst(uint32_t(net.run.tbf_burst_bytes * ip_share));
+  const auto limit = uint32_t(net.run.tbf_limit_bytes * ip_share);
   ns3::TrafficControlHelper tbf;
-  tbf.SetRootQueueDisc(
-      "ns3::TbfQueueDisc", "Rate",
-      ns3::DataRateValue(ns3::DataRate(uint64_t(net.run.tbf_rate_Bps * ip_share * 8))), "Burst",
-      ns3::UintegerValue(uint32_t(net.run.tbf_burst_bytes * ip_share)), "MaxSize",
-      ns3::QueueSizeValue(
-          ns3::QueueSize(ns3::QueueSizeUnit::BYTES, uint32_t(net.run.tbf_limit_bytes * ip_share))));
+  if (net.run.ports == Ports::fifo) {
+    tbf.SetRootQueueDisc("ns3::TbfQueueDisc", "Rate", rate, "Burst", burst, "MaxSize",
+                         ns3::QueueSizeValue(ns3::QueueSize(ns3::QueueSizeUnit::BYTES, limit)));
+  } else {
+    // Fair ports: the rate over one class per host or flow, each holding --limit (the htb's
+    // classes and their bfifos), served a frame at a time.
+    const uint16_t root = tbf.SetRootQueueDisc("ns3::TbfQueueDisc", "Rate", rate, "Burst", burst);
+    const auto cls = tbf.AddQueueDiscClasses(root, 1, "ns3::QueueDiscClass");
+    tbf.AddChildQueueDisc(root, cls[0], "dlcnet::FairPortQueueDisc", "ByFlow",
+                          ns3::BooleanValue(net.run.ports == Ports::fair_flows), "ClassLimit",
+                          ns3::UintegerValue(limit), "Quantum", ns3::UintegerValue(net.run.mtu));
+  }
   ns3::TrafficControlHelper fifo;
   fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", ns3::StringValue("1000000p"));
   for (uint32_t i = 0; i < switch_ports.GetN(); ++i) {

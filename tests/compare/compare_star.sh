@@ -20,10 +20,10 @@
 # round robin, and --initcwnd 1000): a fan-in of 2 workers predicted by the same calibration
 # has every message's |error| p50 within 8% (issue 15's target: 10%), and the measurement against
 # itself (the same message one round later) is reported; on the FIFO star it is reported too.
-# Where dlc-ns3-predict is built, ns-3 predicts the FIFO star's fan-ins too (TCP's defaults and
-# --initcwnd 1000; the runs above, whose 64 KiB messages UCX sent by rendezvous, and one eager
-# fan-in on each star): its per-message |error| p50/p90, rounds and queue peak are printed
-# beside the model's, not yet bound.
+# Where dlc-ns3-predict is built, ns-3 predicts the star's fan-ins too (TCP's defaults and
+# --initcwnd 1000; the runs above, whose 64 KiB messages UCX sent by rendezvous, one eager
+# fan-in on each FIFO star, and the fair ports' eager one): its per-message |error| p50/p90,
+# rounds and queue peak are printed beside the model's, not yet bound.
 # The check can fail: a calibration at twice the rate misses it. Root only: exits 77 when not root or `ip netns add`
 # fails. $1: the build's bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
@@ -278,6 +278,7 @@ json_assert "$work/hcmp.json" \
   "d['messages']['abs_error']['p50'] <= 0.08" \
   "d['measured_repeatability']['group_pairs'] == 4" \
   "d['measured_repeatability']['abs_change']['p50'] <= 0.075"
+ns3_report fair "$work/h.txt" "$work/hfan.json" "$work/hcmp.json" 5 0
 # The check can fail: a model that gives each worker the whole port (half the time each).
 python3 - "$work/c.json" "$work/c2h.json" <<'PY'
 import json, sys

@@ -9,7 +9,8 @@
 #    tbf: the queue's peak the whole burst, its frames, within 10%);
 #  - the same input twice gives the same fct.txt and queue CSV;
 #  - `dlc-compare MAP fct.txt` joins every flow;
-#  - what it cannot mirror (BBR, no star description, verbs, fair ports, UCX's rendezvous
+#  - fair ports (between hosts, between TCP flows) against a FIFO: below;
+#  - what it cannot mirror (BBR, no star description, verbs, another kind of port, UCX's rendezvous
 #    without --allow-rendezvous, a flow from a host to itself) and a malformed tbf rate are
 #    exit 3 with the file and the field named.
 # $1: the build's bin directory.
@@ -92,6 +93,36 @@ p = peak("w.csv") / (4 * 2**20 * 1514 / 1448)
 print(f"--initcwnd 1000 queue peak {p:.2f} of the burst", end="")
 assert 0.9 <= p <= 1.1, p
 PY
+# Fair ports (netns-star.sh --fair, --fair-flows: a DRR queue disc under the tbf). A 256 KiB flow
+# from host 2 into rank 0 while host 1's 4 MiB flow fills the port: with the port shared between
+# hosts it gets half the rate (2 x size / rate, within 5 %: slow start's first round trips),
+# behind host 1's queue in a FIFO at least twice that. Between TCP flows, host 0's 4 MiB to host
+# 1 (off the tbf) while host 1 sends 4 MiB to rank 0 through it: its ACKs have a class of their
+# own and do not wait behind host 1's data as they do between hosts (and in a FIFO).
+run_json 'star.update(ports="fair between hosts", tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >hosts.json
+run_json 'star.update(ports="fair between TCP flows", tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >flows.json
+run_json 'star.update(tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >fifo.json
+printf '2\n1 0 3 100 4194304 0\n2 0 3 100 262144 0.1\n' >late.txt
+printf '2\n1 0 3 100 4194304 0\n0 1 3 100 4194304 0\n' >cross.txt
+for ports in hosts flows fifo; do
+  for job in late cross; do
+    check "fair ports: $job, $ports" "$P" $job.txt --calibration c.json --run $ports.json \
+      --out $job-$ports.fct
+  done
+done
+python3 - <<'PY' >py.out 2>&1 && ok "fair ports: $(cat py.out)" || { bad "fair ports"; sed 's/^/  | /' py.out; }
+def fct(path, src, size):  # the flow's completion time, s (fct.txt: sip dip sport dport size start fct)
+    (t,) = [int(x[6]) for x in map(str.split, open(path)) if int(x[0], 16) >> 8 & 0xff == src and int(x[4]) == size]
+    return t / 1e9
+half = 2 * 262144 / 11955085.8
+hosts, fifo = fct("late-hosts.fct", 2, 262144), fct("late-fifo.fct", 2, 262144)
+print(f"late flow between hosts {hosts / half - 1:+.1%} of half the rate, FIFO {fifo / half:.1f}x", end="; ")
+assert abs(hosts / half - 1) <= 0.05 and fifo >= 2 * half, (hosts, fifo, half)
+flows, hosts = fct("cross-flows.fct", 0, 4194304), fct("cross-hosts.fct", 0, 4194304)
+print(f"reverse flow between flows {flows * 1e3:.1f} ms, between hosts {hosts * 1e3:.1f} ms", end="")
+assert flows * 10 < hosts, (flows, hosts)
+PY
+
 check "dlc-compare reads it" "$C" four.txt.map four.fct --ack-latency-us 50 --json cmp.json
 json_assert cmp.json "d['flows']['compared'] == 64 and d['flows']['unpredicted'] == 0"
 
@@ -110,7 +141,7 @@ refused 'star["congestion_control"] = "bbr"' "context.star.congestion_control: '
 refused 'del doc["context"]["star"]' "context.star: missing"
 refused 'doc["context"]["transport"]["transport"] = "verbs"' "context.transport.transport: 'verbs'"
 refused 'star["tbf"]["rate"] = "fast"' "context.star.tbf.rate: 'fast' is not a rate"
-refused 'star["ports"] = "fair between hosts"' "context.star.ports"
+refused 'star["ports"] = "fair"' "context.star.ports: 'fair': 'fifo', 'fair between hosts' or"
 refused 'doc["context"]["tcp_stacks"] = [{"ranks": [0], "congestion_control": "reno"}]' \
   "context.tcp_stacks\[0\].congestion_control: 'reno', the star says 'cubic'"
 rndv='doc["context"]["transport"]["endpoints"] = [{"protocols": {"tag_send": "0..<egr/short>..8185..<egr/zcopy>..19522..<rndv>..(inf)"}}]'
