@@ -23,7 +23,8 @@
 # Where dlc-ns3-predict is built, ns-3 predicts the star's fan-ins too (TCP's defaults and
 # --initcwnd 1000; the runs above, whose 64 KiB messages UCX sent by rendezvous, one eager
 # fan-in on each FIFO star, and the fair ports' eager one): its per-message |error| p50/p90,
-# rounds and queue peak are printed beside the model's, not yet bound.
+# rounds and queue peak are printed beside the model's, and on the eager fan-ins bound
+# (ns3_bound).
 # The check can fail: a calibration at twice the rate misses it. Root only: exits 77 when not root or `ip netns add`
 # fails. $1: the build's bin directory.
 source "$(dirname "$0")/../e2e/lib.sh"
@@ -35,7 +36,7 @@ N="$BIN/dlc-ns3-predict"
 # ns3_report NAME FLOW_TXT RUN_JSON MODEL_CMP FIRST_ROUND QUEUE [OPTIONS...]: where ns-3 is
 # built (apps/dlc_ns3), its prediction of the same run (dlc-ns3-predict OPTIONS) held against
 # the measurement beside the model's (MODEL_CMP): per-message |error| p50 and the rounds from
-# FIRST_ROUND on; with QUEUE 1, the tbf's queue too. Reported, not yet bound (issue 30 §2).
+# FIRST_ROUND on; with QUEUE 1, the tbf's queue too. Reported (bound by ns3_bound).
 ns3_report() {
   local name="$1" flows="$2" run="$3" model="$4" first="$5" queue=()
   shift 5
@@ -132,6 +133,21 @@ json_assert "$work/cmp.json" \
 # ns-3 on this run (UCX's rendezvous simulated as eager), and on an eager one (UCX_RNDV_THRESH=inf:
 # what it mirrors; docs/compare.md, "ns-3 as a predictor").
 ns3_report fifo "$work/f.txt" "$work/fan.json" "$work/cmp.json" 13 0 --allow-rendezvous
+# ns3_bound NAME P50 ROUNDS FIRST: ns-3's prediction NAME (ns3_report) has every message's
+# |error| p50 within P50 and the rounds from FIRST on within ROUNDS at the median. Issue 30's
+# targets are 5 % and 2 %. Measured (2026-11-27, build/, 10 runs, load 3 to 8 from other
+# builds): eager fan-ins, TCP's defaults p50 4.2 to 10.6 % (bound 15 %: this FIFO's order of
+# arrivals is the senders' race, which the simulation cannot know; the target is missed in
+# about half the runs), --initcwnd 1000 0.3 to 4.2 % (bound 6 %), fair ports 2.4 to 3.6 %
+# (bound 5 %); rounds at most 0.6 % at the median (bound 2 %). The bounds are about 1.4x the
+# worst seen: the spread is the measurement's (a run against itself moves as much), so a
+# prediction twice as far off is caught only where the spread is narrow (the rounds). The run
+# described with a tbf of twice its rate misses both (below).
+ns3_bound() {
+  [ -x "$N" ] || return 0
+  json_assert "$work/$1.ns3.json" "d['messages']['abs_error']['p50'] <= $2" \
+    "sorted(abs(g['error']) for g in d['groups'][$4:])[len(d['groups'][$4:]) // 2] <= $3"
+}
 # ns3_eager NAME STAR [FANIN OPTIONS...]: an eager fan-in on STAR, the model's and ns-3's
 # predictions of it (4 solo rounds and a warm-up, then 3 measured).
 ns3_eager() {
@@ -150,6 +166,7 @@ ns3_eager() {
   ns3_report "$name" "$work/$name.txt" "$work/$name.json" "$work/$name.cmp.json" 5 "$queue"
 }
 [ ! -x "$N" ] || ns3_eager fifo-eager "$prefix"
+ns3_bound fifo-eager 0.15 0.02 5
 
 check "plots" "$ROOT/tools/dlc-compare-plot" --csv "$work/cmp.csv" --json "$work/cmp.json" \
   --out "$work/plots"
@@ -190,6 +207,7 @@ check "compare with the port" "$C" "$work/g.txt.map" "$work/gfct.txt" --calibrat
   "$work/c.json" --json "$work/gcmp.json"
 ns3_report initcwnd1000 "$work/g.txt" "$work/gfan.json" "$work/gcmp.json" 5 1 --allow-rendezvous
 [ ! -x "$N" ] || ns3_eager initcwnd1000-eager "$qprefix" --qdisc p0 --qdisc-netns "$qprefix-sw"
+ns3_bound initcwnd1000-eager 0.06 0.02 5
 # The model's senders send at the calibrated rate and hold nothing back: 4 x 1 MiB into one
 # port of that rate peak at 3 MiB (3/4 of the bytes). The senders' veths are not limited, so the
 # sampled tbf holds up to the whole 4 MiB. Measured here (2026-11-25, docs/compare.md "Queue
@@ -278,7 +296,20 @@ json_assert "$work/hcmp.json" \
   "d['messages']['abs_error']['p50'] <= 0.08" \
   "d['measured_repeatability']['group_pairs'] == 4" \
   "d['measured_repeatability']['abs_change']['p50'] <= 0.075"
-ns3_report fair "$work/h.txt" "$work/hfan.json" "$work/hcmp.json" 5 0
+ns3_report fair "$work/h.txt" "$work/hfan.json" "$work/hcmp.json" 3 0
+ns3_bound fair 0.05 0.02 3
+# The bounds can fail: the same run described with a tbf of twice the rate.
+if [ -x "$N" ]; then
+  python3 - "$work/hfan.json" "$work/hfan2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["context"]["star"]["tbf"]["rate"] = "200mbit"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+  ns3_report fair-rate-doubled "$work/h.txt" "$work/hfan2.json" "$work/hcmp.json" 3 0
+  json_assert "$work/fair-rate-doubled.ns3.json" "d['messages']['abs_error']['p50'] > 0.05" \
+    "sorted(abs(g['error']) for g in d['groups'][3:])[len(d['groups'][3:]) // 2] > 0.02"
+fi
 # The check can fail: a model that gives each worker the whole port (half the time each).
 python3 - "$work/c.json" "$work/c2h.json" <<'PY'
 import json, sys
