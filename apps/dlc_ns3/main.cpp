@@ -6,6 +6,9 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <span>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -52,6 +55,26 @@ void check_rendezvous(const Options& o, const ns3p::RunSettings& run,
   }
 }
 
+// One connection per direction is simulated: a run whose UCX carried both directions between
+// two ranks on one connection is refused when data went both ways between a pair (a fan-in
+// without --pull sends one way; its control messages are not flows).
+void check_connections(const Options& o, const ns3p::RunSettings& run,
+                       std::span<const HpccFlow> flows) {
+  if (!run.one_connection_per_peer) return;
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (size_t i = 0; i < flows.size(); ++i) {
+    seen.emplace(flows[i].src, flows[i].dst);
+    if (!seen.contains({flows[i].dst, flows[i].src})) continue;
+    throw Error(run.connections_field +
+                ": 'peer': UCX carried both directions between two ranks "
+                "on one connection, and " +
+                o.flows + " flow " + std::to_string(i) + " (host " + std::to_string(flows[i].src) +
+                " to " + std::to_string(flows[i].dst) +
+                ") goes against an earlier one; the simulation has one connection per direction: "
+                "measure with --ucx-connections direction");
+  }
+}
+
 // The simulator's acknowledgement times as the model's messages: fct_from_prediction adds the
 // calibration's base latency to a message's arrival for its acknowledgement.
 model::Prediction as_prediction(std::span<const HpccFlow> flows, const ns3p::StarResult& r,
@@ -89,6 +112,7 @@ int run(const Options& o) {
     }
     needed = std::max({needed, f.src + 1, f.dst + 1});
   }
+  check_connections(o, net.run, flows);
   if (net.hosts == 0) net.hosts = needed;
   if (net.hosts < needed) {
     throw cli::UsageError("--hosts " + std::to_string(net.hosts) + ": " + o.flows + " names host " +

@@ -178,6 +178,14 @@ RunSettings run_settings_from_json(const json& doc, const std::string& file) {
   s.tbf_limit_bytes = tc_size_bytes(text(tbf, "limit", t), t + ".limit");
   tcp_settings(ctx, star, where, s);
   rendezvous(transport, where, s);
+  s.connections_field = where + ".transport.connections";
+  const std::string connections = transport.value("connections", json("peer")).is_string()
+                                      ? transport.value("connections", "peer")
+                                      : std::string();
+  if (connections != "peer" && connections != "direction") {
+    throw Error(s.connections_field + ": 'peer' or 'direction'");
+  }
+  s.one_connection_per_peer = connections == "peer";
   return s;
 }
 

@@ -29,6 +29,11 @@ struct RunSettings {
   // the run said so.
   uint64_t rendezvous_from = 0;
   std::string rendezvous_field;
+  // UCX carried both directions between two ranks on one connection (--ucx-connections peer,
+  // UCX's default; a report without the field is read so); the simulation opens one per
+  // direction. `connections_field` names where the run said so.
+  bool one_connection_per_peer = true;
+  std::string connections_field;
 };
 
 // Throws Error naming `file` and the field: no context.star (the run was not on a star),

@@ -322,4 +322,29 @@ check "predict (fair ports, rate doubled)" "$C" predict "$work/h.txt" --calibrat
 check "compare (fair ports, rate doubled)" "$C" "$work/h.txt.map" "$work/hfct2.txt" \
   --calibration "$work/c2h.json" --json "$work/hcmp2.json"
 json_assert "$work/hcmp2.json" "d['messages']['abs_error']['p50'] > 0.08"
+
+# A ring (all-reduce of 1 MiB, 3 ranks, eager) on a star with the tbf on every port shared
+# between TCP flows (--fair-flows), one UCX connection per direction (the ring's default): ns-3
+# and the model predict each iteration. Measured (2026-11-27, build/, 4 runs, load 3 to 6):
+# ns-3 per message p50 5.4 to 9.6 %, iterations 1.3 to 2.6 % at the median; the model 3.6 to
+# 6.3 % and 1.0 to 2.3 %. Issue 30's target for rings is 5 % on busbw (the iteration's time):
+# bound there for both, and ns-3's per message at 15 % (1.6x the worst). On FIFO ports (the same
+# ring, 2 runs) ns-3 was 18 to 27 % per message and 2.1 to 3.0 % per iteration, the model 2.4 to
+# 2.8 % and 2.1 to 3.5 %: each port's FIFO holds one direction's data and the other
+# connection's ACKs, and ns-3 orders them otherwise than Linux's veth with its GSO packets.
+rprefix="${prefix}r"
+star_prefixes+=("$rprefix")
+check "star up (--all-ports)" bash "$STAR" up --prefix "$rprefix" --hosts 3 --rate 100mbit \
+  --burst 32kb --limit 1mb --all-ports --fair-flows
+check "ring on the star" env UCX_RNDV_THRESH=inf bash "$RUN" --prefix "$rprefix" --ranks 3 \
+  --logs "$work/rlogs" --timeout 200 -- "$B" ring --transport ucx --ucx-tls tcp,self -b 1M \
+  -e 1M -n 3 -w 1 --timeout 60 -q --export-flows "$work/r.txt" --json "$work/ring.json"
+check "predict (ring)" "$C" predict "$work/r.txt" --calibration "$work/c.json" \
+  --out "$work/rfct.txt" --sharing connection --hosts 3
+check "compare (ring)" "$C" "$work/r.txt.map" "$work/rfct.txt" --calibration "$work/c.json" \
+  --json "$work/rcmp.json"
+json_assert "$work/rcmp.json" "d['flows']['compared'] == 3 * 4 * 3" \
+  "sorted(abs(g['error']) for g in d['groups'])[1] <= 0.05"
+ns3_report ring "$work/r.txt" "$work/ring.json" "$work/rcmp.json" 0 0
+ns3_bound ring 0.15 0.05 0
 finish

@@ -10,7 +10,8 @@
 #  - the same input twice gives the same fct.txt and queue CSV;
 #  - `dlc-compare MAP fct.txt` joins every flow;
 #  - fair ports (between hosts, between TCP flows) against a FIFO: below;
-#  - what it cannot mirror (BBR, no star description, verbs, another kind of port, UCX's rendezvous
+#  - what it cannot mirror (BBR, no star description, verbs, another kind of port, data both
+#    ways over one connection (--ucx-connections peer), UCX's rendezvous
 #    without --allow-rendezvous, a flow from a host to itself) and a malformed tbf rate are
 #    exit 3 with the file and the field named.
 # $1: the build's bin directory.
@@ -27,7 +28,7 @@ import json, sys
 star = {"congestion_control": "cubic", "ports": "fifo", "shaped_ports": "p0", "netem": None,
         "tbf": {"rate": "100mbit", "burst": "32kb", "limit": "8mb"}, "initcwnd": None,
         "tcp_rmem": "4096 131072 6291456", "tcp_wmem": "4096 16384 4194304"}
-doc = {"context": {"transport": {"transport": "ucx"}, "star": star}}
+doc = {"context": {"transport": {"transport": "ucx", "connections": "peer"}, "star": star}}
 for edit in sys.argv[1:]:
     exec(edit)
 print(json.dumps(doc))
@@ -99,9 +100,10 @@ PY
 # behind host 1's queue in a FIFO at least twice that. Between TCP flows, host 0's 4 MiB to host
 # 1 (off the tbf) while host 1 sends 4 MiB to rank 0 through it: its ACKs have a class of their
 # own and do not wait behind host 1's data as they do between hosts (and in a FIFO).
-run_json 'star.update(ports="fair between hosts", tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >hosts.json
-run_json 'star.update(ports="fair between TCP flows", tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >flows.json
-run_json 'star.update(tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >fifo.json
+dir='doc["context"]["transport"]["connections"] = "direction"'
+run_json "$dir" 'star.update(ports="fair between hosts", tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >hosts.json
+run_json "$dir" 'star.update(ports="fair between TCP flows", tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >flows.json
+run_json "$dir" 'star.update(tbf={"rate": "100mbit", "burst": "32kb", "limit": "256kb"})' >fifo.json
 printf '2\n1 0 3 100 4194304 0\n2 0 3 100 262144 0.1\n' >late.txt
 printf '2\n1 0 3 100 4194304 0\n0 1 3 100 4194304 0\n' >cross.txt
 for ports in hosts flows fifo; do
@@ -151,6 +153,12 @@ check "--allow-rendezvous" "$P" four.txt --calibration c.json --run rndv.json --
   --allow-rendezvous
 grep -q "warning: rndv.json: .*simulated as eager" "$work/err" && ok "rendezvous: a warning" ||
   bad "rendezvous: no warning"
+# Data both ways between two ranks over one UCX connection (--ucx-connections peer): the
+# simulation has one per direction.
+run_json 'star.update(ports="fair between TCP flows")' >peer.json
+check_fails "both directions on one connection" \
+  "^dlc-ns3-predict: error: peer.json: context.transport.connections: 'peer': .* cross.txt flow 1 \(host 0 to 1\)" \
+  "$P" cross.txt --calibration c.json --run peer.json --out bad.fct
 printf '2\n1 0 3 100 65536 0\n1 1 3 100 65536 0\n' >self.txt
 check_fails "a flow to itself" "^dlc-ns3-predict: error: self.txt: flow 1: from host 1 to itself" \
   "$P" self.txt --calibration c.json --run run.json --out bad.fct
