@@ -2,8 +2,9 @@
 of a comparison and queue.png of a queue comparison, from what dlc-compare-plot loaded and
 checked. From DENSE messages on, scatter.png and errors.png bin the messages into hexagons
 (every message counted, a cell of one message still drawn: the extremes stay) and say so in
-the title; the CDFs keep their tails exact and sample the middle (a 10^6-point line costs
-seconds and draws nothing a few thousand points would not)."""
+the title; the CDFs keep their tails exact and sample the middle, a long span line is drawn
+through its envelope (a 10^6-point line costs seconds and memory, and draws nothing a few
+thousand points would not)."""
 import os
 
 import matplotlib
