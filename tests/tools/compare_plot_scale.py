@@ -10,9 +10,10 @@ and errors.png were binned (their titles say so too).
   compare_plot_scale.py DLC_COMPARE_PLOT [--messages N] [--cpu-s S] [--rss-mb M] [--runs R]
 
 The bounds (the defaults, as tests/tools/CMakeLists.txt gives them) come from the tool's runs
-at 300 000 messages on a 2-CPU host at load average 3 to 5: 0.75 to 1.03 s of CPU and 40 to 41
-MB beyond the small run (4 tests of 3 runs each), so twice that work fails; the code before the
-one-pass reader and the binned figures (5e19e6f) took 2.47 s and 261 MB beyond it.
+at 300 000 messages on a 2-CPU host at load average 3 to 5: 0.75, 0.77, 0.82, 1.03 and 1.10 s
+of CPU and 40 to 41 MB beyond the small run (5 tests of 3 runs each), so twice that work
+fails; the code before the one-pass reader and the binned figures (5e19e6f) took 2.47 s and
+261 MB.
 """
 import argparse
 import json
@@ -65,7 +66,7 @@ def main():
     a.add_argument("tool")
     a.add_argument("--messages", type=int, default=300000)
     a.add_argument("--small", type=int, default=1000)
-    a.add_argument("--cpu-s", type=float, default=1.3)
+    a.add_argument("--cpu-s", type=float, default=1.5)
     a.add_argument("--rss-mb", type=float, default=60)
     a.add_argument("--runs", type=int, default=3)
     o = a.parse_args()
