@@ -2,8 +2,8 @@
 # makes dlcnet_<version>_<arch>.deb from the install rules (cmake/dlcnet_install.cmake).
 # Its Depends come from dpkg-shlibdeps, which reads what the tools link (libibverbs1,
 # librdmacm1, libucx0, libnl-route-3-200, ... with the versions the build saw), after the
-# Depends set here: python3 and python3-matplotlib, which the installed python tools (dlc-plot,
-# dlc-compare-plot) run on and dpkg-shlibdeps cannot see. The verbs providers are loaded at run
+# Depends set here: python3, python3-matplotlib and python3-numpy, which the installed python
+# tools (dlc-plot, dlc-compare-plot) run on and dpkg-shlibdeps cannot see. The verbs providers are loaded at run
 # time, so they are a Recommends, as the star scripts' iproute2.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME dlcnet)
@@ -24,7 +24,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3, python3-matplotlib")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3, python3-matplotlib, python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ibverbs-providers, iproute2, bash-completion")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openmpi-bin, rdma-core, ucx-utils, perftest")
 include(CPack)

@@ -25,8 +25,9 @@ packages=(
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 xz-utils
   # ns-3 predictor (apps/dlc_ns3, optional in CMake): Debian's ns-3 libraries and headers
   libns3-dev
-  # benchmark plots (bench/setup_scale.sh, bench/fanin.sh)
-  python3-matplotlib
+  # benchmark plots (bench/setup_scale.sh, bench/fanin.sh); dlc-plot, dlc-compare-plot (numpy:
+  # its one-pass reader and binned figures; matplotlib depends on it, named for what we use)
+  python3-matplotlib python3-numpy
   # packaging: man pages from --help (help2man), the package test reads them (man-db);
   # CPack's .deb takes its Depends from dpkg-shlibdeps (dpkg-dev, with build-essential)
   help2man man-db dpkg-dev

@@ -51,9 +51,19 @@ void RingEngine::on_completion(const Completion& x, int64_t now) {
       }
       break;
     case kNotify:
+      // An empty message is its notification alone (send_segment); every notification of an
+      // iteration completes within it (the wait for outstanding_).
+      if (cur_ && slot < cur_->slots.size() && cur_->slots[slot].complete_ns < 0) {
+        cur_->slots[slot].complete_ns = now;
+      }
       break;
   }
   if (outstanding_ > 0) --outstanding_;
+}
+
+uint32_t RingEngine::messages(uint64_t count, uint64_t elems) const noexcept {
+  const uint32_t n = pieces(count, elems);
+  return c_.spec.op == Op::write ? std::max<uint32_t>(n, 1) : n;
 }
 
 void RingEngine::post_recvs(const SizeSetup& s, uint64_t run) {
@@ -63,7 +73,7 @@ void RingEngine::post_recvs(const SizeSetup& s, uint64_t run) {
   for (size_t i = 0; i < s.plan.steps.size(); ++i) {
     const Step& st = s.plan.steps[i];
     if (st.from < 0) continue;
-    for (uint32_t j = 0; j < pieces(st.recv.count, e); ++j) {
+    for (uint32_t j = 0; j < messages(st.recv.count, e); ++j) {
       const uint32_t slot = s.segs.base[i] + j;
       if (c_.spec.op == Op::write) {
         wire_.recv(st.from, c_.region, c_.map.notify_recv[p] + slot * kNotifyBytes, kNotifyBytes,
@@ -81,12 +91,12 @@ void RingEngine::prime(const SizeSetup& first) {
   post_recvs(first, run_);
 }
 
-void RingEngine::notify(int peer, uint32_t slot) {
+int64_t RingEngine::notify(int peer, uint32_t slot) {
   const uint64_t at = c_.map.notify_send + slot * kNotifyBytes;
   const uint64_t tag = run_;
   std::memcpy(c_.mem + at, &tag, sizeof tag);
   ++outstanding_;
-  wire_.send(peer, c_.region, at, kNotifyBytes, id(kNotify, run_, slot));
+  return wire_.send(peer, c_.region, at, kNotifyBytes, id(kNotify, run_, slot));
 }
 
 void RingEngine::flush_notifies() {
@@ -115,6 +125,14 @@ void RingEngine::send_segment(const SizeSetup& cur, size_t i, uint32_t j, RunTim
   const uint32_t slot = cur.segs.base[i] + j;
   const uint64_t bytes = x.count * sizeof(float);
   const uint64_t local = c_.map.offset(x, p);
+  if (c_.spec.op == Op::write && bytes == 0) {
+    // An empty chunk's message (fewer elements than ranks) is its notification alone: the
+    // receiver waits for it, so it keeps the chain of messages that holds every rank within an
+    // iteration of its successor; without it a rank's writes ran two iterations ahead, into a
+    // buffer its successor had not checked yet (issue 29).
+    times.slots[slot].post_ns = notify(s.to, slot);
+    return;
+  }
   ++outstanding_;
   if (c_.spec.op == Op::send) {
     times.slots[slot].post_ns = wire_.send(s.to, c_.region, local, bytes, id(kSend, run_, slot));
@@ -156,15 +174,15 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
   const auto send_all = [&](size_t i, uint32_t from) {
     const Step& s = plan.steps[i];
     if (s.to < 0) return;
-    for (uint32_t j = from; j < pieces(s.send.count, e); ++j) send_segment(cur, i, j, times);
+    for (uint32_t j = from; j < messages(s.send.count, e); ++j) send_segment(cur, i, j, times);
   };
   if (!plan.steps.empty()) send_all(0, 0);
   const std::vector<int64_t>& a = arrival_[p];
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step& s = plan.steps[i];
     const bool next = i + 1 < plan.steps.size() && plan.steps[i + 1].to >= 0;
-    const uint32_t in_segs = s.from < 0 ? 0 : pieces(s.recv.count, e);
-    const uint32_t next_segs = next ? pieces(plan.steps[i + 1].send.count, e) : 0;
+    const uint32_t in_segs = s.from < 0 ? 0 : messages(s.recv.count, e);
+    const uint32_t next_segs = next ? messages(plan.steps[i + 1].send.count, e) : 0;
     for (uint32_t j = 0; j < in_segs; ++j) {
       const uint32_t slot = cur.segs.base[i] + j;
       wait([&] { return a[slot] >= 0; },

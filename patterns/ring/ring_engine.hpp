@@ -61,7 +61,11 @@ class RingEngine {
   void post_recvs(const SizeSetup& s, uint64_t run);
   void one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t, bool fill, RunTimes& times);
   void send_segment(const SizeSetup& cur, size_t step, uint32_t j, RunTimes& times);
-  void notify(int peer, uint32_t slot);
+  // Messages of a step's piece of `count` elements: its segments; with --op write at least
+  // one, an empty piece's being its notification alone (segments.hpp's cut gives it a slot).
+  uint32_t messages(uint64_t count, uint64_t elems) const noexcept;
+  // Posts the notification of `slot` to `peer`; its post time.
+  int64_t notify(int peer, uint32_t slot);
   void flush_notifies();
   // `peers`: the ranks waited for, named by a stall.
   void wait(const std::function<bool()>& done, const std::function<std::string()>& what,

@@ -24,7 +24,8 @@ Segments cut(const Plan& p, uint64_t segment_bytes) {
   s.elems = segment_bytes / sizeof(float);
   if (segment_bytes > 0 && s.elems == 0) s.elems = 1;
   for (const Step& st : p.steps) {
-    const uint64_t n = std::max(pieces(st.send.count, s.elems), pieces(st.recv.count, s.elems));
+    uint64_t n = std::max(pieces(st.send.count, s.elems), pieces(st.recv.count, s.elems));
+    if (n == 0 && (st.to >= 0 || st.from >= 0)) n = 1;  // an empty message's (--op write)
     if (n >= 65536) {
       throw Error("--segment " + std::to_string(segment_bytes) + " cuts a message of " +
                   std::to_string(st.send.count * sizeof(float)) + " B into " + std::to_string(n) +

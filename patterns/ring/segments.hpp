@@ -13,10 +13,12 @@
 namespace dlcnet::ring {
 
 struct Segments {
-  uint64_t elems = 0;           // elements per segment (the last may be shorter); 0: whole
-  std::vector<uint32_t> count;  // per step: segments of its larger message (0: none)
-  std::vector<uint32_t> base;   // per step: its first slot
-  uint32_t total = 0;           // slots
+  uint64_t elems = 0;  // elements per segment (the last may be shorter); 0: whole
+  // Per step: segments of its larger message; 1 when both are empty (--op write sends an
+  // empty message as its notification alone, ring_engine.hpp); 0 for a step with no peer.
+  std::vector<uint32_t> count;
+  std::vector<uint32_t> base;  // per step: its first slot
+  uint32_t total = 0;          // slots
 };
 
 // Throws Error when a step would need 65536 segments or more.

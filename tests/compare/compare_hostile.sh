@@ -11,8 +11,9 @@
 #   5 outputs naming one file, or an input, refused before the work;
 #   6 exit codes: 2 for a bad command line (dlc-compare and dlc-trace), "TOOL: error:" prefix;
 #   7 dlc-compare-plot: missing, directory, non-UTF-8, BOM, [], missing keys, strings for
-#     numbers, absurd values, a 5000-digit number, unwritable --out: exit 2 naming the file
-#     and field, no traceback.
+#     numbers, absurd values, a 5000-digit number, a blank line and a line of one field too
+#     many (which numpy's reader, the fast path, would pass over), unwritable --out: exit 2
+#     naming the file and field, no traceback.
 # Inputs are the project's own files: a calibration from the dlc-bench reports in
 # tests/data/plot, the lenet5 example job, and the small flow list, map, fct.txt and fan-in
 # report of compare_cli.sh.
@@ -286,6 +287,10 @@ p 2 "${e}.*inf\.csv:2: field measured_fct_s: 1e999 is outside" --csv "$dir/inf.c
   --out "$dir/png"
 cut -d, -f1-3 "$dir/c.csv" >"$dir/cols.csv"
 p 2 "${e}.*cols\.csv:1: field start_s: missing" --csv "$dir/cols.csv" --out "$dir/png"
+awk 'NR == 3 { print "" } 1' "$dir/c.csv" >"$dir/blank.csv"
+p 2 "${e}.*blank\.csv:3: 0 fields, the header has 9" --csv "$dir/blank.csv" --out "$dir/png"
+awk 'NR == 3 { $0 = $0 ",7" } 1' "$dir/c.csv" >"$dir/wide.csv"
+p 2 "${e}.*wide\.csv:3: 10 fields, the header has 9" --csv "$dir/wide.csv" --out "$dir/png"
 head -1 "$dir/c.csv" >"$dir/head.csv"
 p 2 "${e}.*head\.csv: no messages" --csv "$dir/head.csv" --out "$dir/png"
 p 2 "${e}.*qc\.csv:1: field start_s: missing" --csv "$dir/qc.csv" --out "$dir/png"

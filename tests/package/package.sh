@@ -1,10 +1,10 @@
 # The .deb as a user gets it: cpack builds it from this build tree into a scratch directory,
 # its control fields must declare the Debian libraries the tools link, dpkg -x extracts it
 # into a scratch root, and from there every tool and subcommand (and the python tools dlc-plot
-# and dlc-compare-plot, whose python3 and python3-matplotlib it must depend on) answers
-# --version with the project's version, every man page renders and names every option --help
-# lists, the bash completion completes from the installed tools, and the scripts, docs and
-# licence are in place. Removes everything it made (lib.sh's work directory).
+# and dlc-compare-plot, whose python3, python3-matplotlib and python3-numpy it must depend on)
+# answers --version with the project's version, every man page renders and names every option
+# --help lists, the bash completion completes from the installed tools, and the scripts, docs
+# and licence are in place. Removes everything it made (lib.sh's work directory).
 #   package.sh BIN BUILD_DIR VERSION TOOL...
 source "$(dirname "$0")/../e2e/lib.sh"
 build="$1" version="$2"
@@ -26,7 +26,7 @@ deb="$(ls "$work"/cpack/dlcnet_"$version"_*.deb 2>/dev/null | head -1)"
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "  | Depends: $depends"
 echo "  | Recommends: $(dpkg-deb -f "$deb" Recommends)"
-for lib in libibverbs1 librdmacm1 libucx0 libstdc++6 libc6 python3 python3-matplotlib; do
+for lib in libibverbs1 librdmacm1 libucx0 libstdc++6 libc6 python3 python3-matplotlib python3-numpy; do
   [[ ", $depends," == *", $lib "* || ", $depends," == *", $lib,"* ]] && ok "Depends names $lib" ||
     bad "Depends lacks $lib"
 done

@@ -1,9 +1,10 @@
 # dlc-bench ring end to end on this host (--spawn, mpirun, srun's environment; UCX over tcp and
 # shared memory): all-reduce at 2, 3 and 4 ranks over both, reduce, gather, scatter, sendrecv
 # and barrier at 2, 3 and 4 ranks over shared memory, the other collectives at 3 ranks, with
-# sizes of fewer elements than ranks (4 B) and counts N does not divide (also at 2 and 4 ranks),
-# and 1 MiB, every element checked; --op write; the records and JSON counted; a deliberately
-# corrupted input that must give #wrong > 0 and a non-zero exit; bad input.
+# sizes of fewer elements than ranks (4 B; reduce-scatter and all-gather with --op write too)
+# and counts N does not divide (also at 2 and 4 ranks), and 1 MiB, every element checked;
+# --op write; the records and JSON counted; a deliberately corrupted input that must give
+# #wrong > 0 and a non-zero exit; bad input.
 source "$(dirname "$0")/../e2e/lib.sh"
 B="$BIN"
 ucx() { echo --transport ucx --ucx-tls "$1" --timeout 60; }
@@ -54,6 +55,16 @@ for c in allreduce reducescatter allgather alltoall; do
     json_assert "$work/$c-$size.json" "d['wrong_total'] == 0 and d['collective'] == '$c'" \
       "d['sizes'][0]['count'] == ($size // 4 if '$c' != 'alltoall' else $size // 4 // 3 * 3)"
   done
+done
+
+# --op write with chunks of no element (1 and 2 elements over 3 ranks), 50 iterations back to
+# back: an empty chunk's message is its notification alone, which keeps every rank within an
+# iteration of its successor; without it writes ran ahead into unchecked buffers (issue 29).
+for c in reducescatter allgather; do
+  check "$c --op write, 3 ranks, 4 and 8 B, 50 iterations" "$B" ring --spawn --ranks 3 \
+    $(ucx sm,self) --collective "$c" --op write -b 4 -e 8 -f 2 -n 50 -w 2 --json "$work/$c-w.json"
+  json_assert "$work/$c-w.json" "d['wrong_total'] == 0 and d['op'] == 'write'" \
+    "[s['count'] for s in d['sizes']] == [1, 2]"
 done
 
 # Ranks started with other options: the rank, the option and both values named (issue 28).

@@ -287,6 +287,10 @@ TEST(RingSegments, CutLikeTheReceiverCuts) {
   EXPECT_EQ(s.count[0], 16u);  // ceil(251 / 16) for the larger of its two messages
   EXPECT_EQ(s.base[1], s.count[0]);
   EXPECT_THROW(cut(plan_for(def, def.layout(64u << 20, 2), 0), 4), Error);
+  // 1 element over 3 ranks: rank 0's all-gather step 1 sends and receives empty chunks, yet
+  // keeps a slot (--op write sends it as a notification alone: the chain's link, issue 29).
+  const CollectiveDef& ag = collective("allgather");
+  EXPECT_EQ(cut(plan_for(ag, ag.layout(4, 3), 0), 0).count, (std::vector<uint32_t>{1, 1}));
 }
 
 TEST(RingSweep, LikeNcclTests) {
