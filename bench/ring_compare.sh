@@ -3,7 +3,7 @@
 # algorithm forced, both over UCX with the same UCX_TLS, in ONE run, the two tools alternating
 # round by round; on this host (tcp, shared memory) and on the namespace star with a tbf on
 # every port (scripts/netns-star.sh), whose rate is the physical limit of busbw there. The MPI
-# side is bench/mpi_allreduce.c (timed like nccl-tests); bench/ompi_coll_probe.c proves in a
+# side is bench/mpi_collective.c (timed like nccl-tests); bench/ompi_coll_probe.c proves in a
 # separate run which all-reduce algorithm Open MPI really ran. bench/ring_report.py writes the
 # JSON (ratios per size, per N, per fabric) and the PNG.
 set -euo pipefail
@@ -18,7 +18,7 @@ usage() {
 usage: bench/ring_compare.sh OUT.json [--ranks "2 4"] [--rounds R] [--sizes 4K:64M]
                              [--png OUT.png] [--no-build] [options]
 
-Per round, for every fabric and every N: dlc-bench ring -c 0 and mpi_allreduce -c 0, the order
+Per round, for every fabric and every N: dlc-bench ring -c 0 and mpi_collective -c 0, the order
 of the two flipping every round; after the rounds one checked pass (-c 1) of each tool per
 fabric and N reports #wrong. Open MPI runs as
   mpirun --allow-run-as-root --oversubscribe -np N --mca pml ucx
@@ -38,6 +38,8 @@ Fabrics (--tls, default "tcp sm"; both tools get the same UCX environment):
          namespace, that carries only PMIx's start-up traffic (no tbf, no rank's data).
 
 Options:
+  --collective NAME  allreduce (default: Open MPI's ring forced, verified), broadcast, reduce,
+                     gather or scatter (root 0; Open MPI's own choice of algorithm, not forced)
   --ranks LIST       N values (default "2 4")
   --rounds R         rounds (default 3)
   --sizes MIN:MAX    host sweep, K/M/G = powers of 1024 (default 4K:64M), factor -f
@@ -81,13 +83,13 @@ star_iters=5; star_warm=1; star_burst=32kb; star_limit=1mb; idle=""; run_timeout
 star_fair=()
 wait_timeout=120  # dlc-bench --timeout: the longest any one wait of a rank may last
 build_dir="$repo/build"; build=1; logs=""; png=""; only=""; mpi_bind=default
-segment=""; extra_env_text=
+segment=""; extra_env_text=; coll=allreduce
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --ranks|--rounds|--sizes|-f|-n|-w|--tls|--star-rates|--star-sizes|--star-n|--star-w|\
     --star-burst|--star-limit|--idle|--timeout|--build|--logs|--png|--only|--mpi-bind|--segment|\
-    --ucx-env)
+    --ucx-env|--collective)
       [ $# -ge 2 ] || die "$1 needs a value"
       case "$1" in
         --ranks) ranks_list="$2" ;; --rounds) rounds="$2" ;; --sizes) sizes="$2" ;;
@@ -97,7 +99,7 @@ while [ $# -gt 0 ]; do
         --star-burst) star_burst="$2" ;; --star-limit) star_limit="$2" ;;
         --idle) idle="$2" ;; --timeout) run_timeout="$2" ;; --build) build_dir="$2" ;;
         --logs) logs="$2" ;; --png) png="$2" ;; --only) only="$2" ;; --mpi-bind) mpi_bind="$2" ;;
-        --segment) segment="$2" ;; --ucx-env) extra_env_text="$2" ;;
+        --segment) segment="$2" ;; --ucx-env) extra_env_text="$2" ;; --collective) coll="$2" ;;
       esac
       shift 2 ;;
     --no-build) build=0; shift ;;
@@ -111,6 +113,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || { usage >&2; exit 2; }
 case "$only" in ""|dlcnet|mpi) ;; *) die "--only dlcnet|mpi, got '$only'" ;; esac
+case "$coll" in allreduce|broadcast|reduce|gather|scatter) ;;
+  *) die "--collective allreduce|broadcast|reduce|gather|scatter, got '$coll'" ;; esac
 # want TOOL: whether TOOL runs (--only).
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 for v in "$rounds" "$iters" "$star_iters" "$run_timeout" "$factor"; do
@@ -168,9 +172,9 @@ load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 # --- work directory, the MPI program and the probe --------------------------------------------
 if [ -n "$logs" ]; then mkdir -p "$logs"; work="$(realpath "$logs")"; else work="$(mktemp -d /tmp/ring-compare.XXXXXX)"; fi
 mkdir -p "$work/raw"
-mpi_bin="$work/mpi_allreduce"
+mpi_bin="$work/mpi_collective"
 probe="$work/ompi_coll_probe.so"
-mpicc -O2 -Wall -Wextra -Werror -o "$mpi_bin" "$here/mpi_allreduce.c" -lm
+mpicc -O2 -Wall -Wextra -Werror -o "$mpi_bin" "$here/mpi_collective.c" -lm
 cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$probe" "$here/ompi_coll_probe.c" -ldl
 echo "ring_compare: raw outputs in $work" >&2
 
@@ -232,7 +236,7 @@ run_dlc() {
   want dlcnet || return 0
   json="$work/raw/$tag.json"; log="$work/raw/$tag.log"
   # shellcheck disable=SC2046  # the sweep's words
-  timed timeout -k 10 "$run_timeout" env "${ucx_env[@]}" "$bin" ring --collective allreduce \
+  timed timeout -k 10 "$run_timeout" env "${ucx_env[@]}" "$bin" ring --collective "$coll" \
     $(sweep "$sz") -n "$it" -w "$wu" -c "$check" --spawn --ranks "$n" --transport ucx \
     --ucx-tls "$ucx_tls" --timeout "$wait_timeout" --spawn-timeout "$run_timeout" "${idle_args[@]}" \
     --json "$json" >"$log" 2>&1
@@ -240,7 +244,7 @@ run_dlc() {
   echo "ring_compare: $tag: exit $run_status, ${run_secs} s" >&2
 }
 
-# run_mpi SECTION N ROUND KIND CHECK ITERS WARM SIZES: mpi_allreduce on this host.
+# run_mpi SECTION N ROUND KIND CHECK ITERS WARM SIZES: mpi_collective on this host.
 run_mpi() {
   local section="$1" n="$2" round="$3" kind="$4" check="$5" it="$6" wu="$7" sz="$8"
   local tag="$section-n$n-$kind-r$round-mpi" json log x=() e
@@ -249,7 +253,7 @@ run_mpi() {
   for e in "${ucx_env[@]}"; do x+=(-x "$e"); done
   # shellcheck disable=SC2046
   timed timeout -k 10 "$run_timeout" mpirun "${mpi_common[@]}" -np "$n" "${x[@]}" "$mpi_bin" \
-    $(sweep "$sz") -n "$it" -w "$wu" -c "$check" -j "$json" >"$log" 2>&1
+    -C "$coll" $(sweep "$sz") -n "$it" -w "$wu" -c "$check" -j "$json" >"$log" 2>&1
   record "$section" "$n" "$round" mpi "$kind" "$json" "$run_status" "$run_secs" "$log"
   echo "ring_compare: $tag: exit $run_status, ${run_secs} s" >&2
 }
@@ -261,7 +265,7 @@ verify_mpi() {
   want mpi || return 0
   shift 2
   for e in "${ucx_env[@]}"; do x+=(-x "$e"); done
-  local args=(-s 1M -n 3 -w 1 -c 1)
+  local args=(-C "$coll" -s 1M -n 3 -w 1 -c 1)
   set +e
   if [ $# -gt 0 ]; then  # the star's MPMD command line, built by the caller
     timeout -k 10 "$run_timeout" env "${pmix_env[@]}" mpirun "${mpi_common[@]}" \
@@ -321,7 +325,7 @@ star_dlc() {
   # shellcheck disable=SC2046
   timed bash "$repo/scripts/star-run.sh" --prefix "$star_prefix" --ranks "$n" --subnet "$star_subnet" \
     --port "$star_port" --timeout "$run_timeout" --logs "$work/raw/$tag.ranks" -- \
-    env UCX_TLS=tcp,self "${extra_env[@]}" "$bin" ring --collective allreduce $(sweep "$star_sizes") -n "$it" -w "$wu" \
+    env UCX_TLS=tcp,self "${extra_env[@]}" "$bin" ring --collective "$coll" $(sweep "$star_sizes") -n "$it" -w "$wu" \
     -c "$check" --transport ucx --ucx-tls tcp,self --timeout "$wait_timeout" "${idle_args[@]}" \
     --json "$json" >"$log" 2>&1
   record "$section" "$n" "$round" dlcnet "$kind" "$json" "$run_status" "$run_secs" "$log"
@@ -342,7 +346,7 @@ star_apps() {
   done
 }
 
-# star_mpi SECTION N ROUND KIND CHECK: mpi_allreduce on the star (MPMD).
+# star_mpi SECTION N ROUND KIND CHECK: mpi_collective on the star (MPMD).
 star_mpi_run() {
   local section="$1" n="$2" round="$3" kind="$4" check="$5"
   local tag="$section-n$n-$kind-r$round-mpi" json log it="$star_iters" wu="$star_warm"
@@ -350,7 +354,7 @@ star_mpi_run() {
   [ "$check" -eq 0 ] || { it=2; wu=1; }
   json="$work/raw/$tag.json"; log="$work/raw/$tag.log"
   # shellcheck disable=SC2046
-  star_apps "$n" "" $(sweep "$star_sizes") -n "$it" -w "$wu" -c "$check" -j "$json"
+  star_apps "$n" "" -C "$coll" $(sweep "$star_sizes") -n "$it" -w "$wu" -c "$check" -j "$json"
   timed timeout -k 10 "$run_timeout" env "${pmix_env[@]}" mpirun "${mpi_common[@]}" \
     "${mpmd[@]}" >"$log" 2>&1
   record "$section" "$n" "$round" mpi "$kind" "$json" "$run_status" "$run_secs" "$log"
@@ -430,7 +434,7 @@ if [ "$star" -eq 1 ]; then
     ucx_env=("UCX_TLS=tcp,self" "${extra_env[@]}")
     if [ "$star_mpi" -eq 1 ]; then
       for n in $ranks_list; do
-        star_apps "$n" "$probe" -s 1M -n 3 -w 1 -c 1
+        star_apps "$n" "$probe" -C "$coll" -s 1M -n 3 -w 1 -c 1
         verify_mpi "$section" "$n" "${mpmd[@]}"
       done
     fi
@@ -467,7 +471,8 @@ ompi_alg=$(OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce
   grep -E 'parameter "coll_tuned_(allreduce_algorithm|use_dynamic_rules)"' | sed 's/^ *//' || true)
 bench_context "$work/context.json" \
   "load_average_start=$(json_str "$load_start")" \
-  "comparison=$(json_str "dlc-bench ring (allreduce) vs Open MPI MPI_Allreduce, ring forced (coll_tuned algorithm 4), both over UCX with the same UCX_TLS")" \
+  "collective=$(json_str "$coll")" \
+  "comparison=$(json_str "$(if [ "$coll" = allreduce ]; then echo "dlc-bench ring (allreduce) vs Open MPI MPI_Allreduce, ring forced (coll_tuned algorithm 4)"; else echo "dlc-bench ring ($coll, root 0) vs Open MPI's (root 0, its own algorithm)"; fi), both over UCX with the same UCX_TLS")" \
   "command=$(json_str "bench/ring_compare.sh $orig_args")" \
   "ranks=$(python3 -c 'import json,sys; print(json.dumps([int(x) for x in sys.argv[1].split()]))' "$ranks_list")" \
   "rounds=$rounds" "sizes=$(json_str "$sizes")" "factor=$factor" "iterations=$iters" "warmup=$warm" \
