@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """compare_accuracy_report.py WORK OUT.json [--png OUT.png]: the table of
-bench/compare_accuracy.sh from its cases' dlc-compare JSON (WORK/<case>/cmp.json and run.json).
+bench/compare_accuracy.sh from its cases' dlc-compare JSON (WORK/<case>/cmp.json and run.json;
+where ns-3 predicted too, ns3.json; each predictor's CPU time in model.cpu and ns3.cpu).
 """
 import argparse
 import glob
@@ -42,6 +43,38 @@ def ring_rows(case, cmp, run):
     return rows
 
 
+def cpu_s(path):
+    """user + system seconds written by /usr/bin/time -f "%U %S", or None."""
+    try:
+        return round(sum(float(x) for x in open(path).read().split()[:2]), 3)  # 0.01 s steps
+    except (OSError, ValueError):
+        return None
+
+
+def predictor_rows(case, cmp, run):
+    m = cmp["messages"]
+    extra = {"abs_error_p50": m["abs_error"]["p50"], "abs_error_p90": m["abs_error"]["p90"]}
+    if case.startswith("fanin"):
+        return [dict(fanin_row(case, cmp, run), **extra)]
+    return [dict(r, **extra) for r in ring_rows(case, cmp, run)]
+
+
+def with_ns3(rows, ns3_rows, model_cpu, ns3_cpu):
+    """The model's rows with ns-3's figures beside them (ns3_ prefixed), and both CPU times."""
+    keyed = {(r["case"], r.get("bytes")): r for r in ns3_rows}
+    for r in rows:
+        r["model_cpu_s"] = model_cpu
+        o = keyed.get((r["case"], r.get("bytes")))
+        if o is None:
+            continue
+        r["ns3_cpu_s"] = ns3_cpu
+        for k in ("bct_error_median", "bct_error_abs_max", "time_error_median",
+                  "busbw_error_median", "abs_error_p50", "abs_error_p90"):
+            if k in o:
+                r["ns3_" + k] = o[k]
+    return rows
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("work")
@@ -61,31 +94,40 @@ def main():
         cases.append({"case": case, "flows": cmp["flows"], "abs_error_p50": m["abs_error"]["p50"],
                       "signed_error_p50": m["signed_error"]["p50"], "mape_pct": m["mape_pct"],
                       "ks": m["ks"], "repeat_abs_change_p50": floor, "groups": cmp["groups"]})
-        if case.startswith("fanin"):
-            table.append(dict(fanin_row(case, cmp, run), abs_error_p50=m["abs_error"]["p50"],
-                              repeat_abs_change_p50=floor))
-        else:
-            for r in ring_rows(case, cmp, run):
-                table.append(dict(r, abs_error_p50=m["abs_error"]["p50"],
-                                  repeat_abs_change_p50=floor))
+        here = os.path.dirname(d)
+        rows = [dict(r, repeat_abs_change_p50=floor) for r in predictor_rows(case, cmp, run)]
+        ns3_path = os.path.join(here, "ns3.json")
+        ns3 = predictor_rows(case, json.load(open(ns3_path)), run) if os.path.exists(ns3_path) else []
+        table.extend(with_ns3(rows, ns3, cpu_s(os.path.join(here, "model.cpu")),
+                              cpu_s(os.path.join(here, "ns3.cpu"))))
     table.sort(key=lambda r: (r["pattern"], r.get("workers", 0), r.get("ranks", 0), r.get("bytes", 0)))
     ctx = json.load(open(os.path.join(a.work, "context.json")))
     doc = {"context": ctx, "table": table, "cases": cases,
-           "targets": {"bct_error_median_abs": 0.05, "message_abs_error_p50": 0.10}}
+           "targets": {"bct_error_median_abs": 0.05, "message_abs_error_p50": 0.10,
+                       "ns3_message_abs_error_p50_fanin": 0.05, "ns3_bct_error_median_abs": 0.02,
+                       "model_bct_error_median_abs_issue30": 0.02, "busbw_error_abs_ring": 0.05}}
     json.dump(doc, open(a.out, "w"), indent=2)
     def floor_text(r):
         f = r.get("repeat_abs_change_p50")
         return "" if f is None else f" (measured against itself: {100 * f:.1f}%)"
 
+    def ns3_text(r, key):
+        if "ns3_" + key not in r:
+            return ""
+        return (f"; ns-3 {100 * r['ns3_' + key]:+5.1f}%, message |e| p50 "
+                f"{100 * r['ns3_abs_error_p50']:.1f}% p90 {100 * r['ns3_abs_error_p90']:.1f}%, "
+                f"CPU {r['ns3_cpu_s']} s (model {r['model_cpu_s']} s)")
+
     for r in table:
         if r["pattern"] == "fanin":
             print(f"fanin W={r['workers']:2d}: BCT error median {100 * r['bct_error_median']:+5.1f}% "
                   f"(max |e| {100 * r['bct_error_abs_max']:.1f}%), message |e| p50 "
-                  f"{100 * r['abs_error_p50']:.1f}%{floor_text(r)}")
+                  f"{100 * r['abs_error_p50']:.1f}%{floor_text(r)}{ns3_text(r, 'bct_error_median')}")
         else:
             print(f"ring N={r['ranks']} {r['bytes'] >> 20} MiB: time error median "
                   f"{100 * r['time_error_median']:+5.1f}%, busbw error {100 * r['busbw_error_median']:+5.1f}%, "
-                  f"message |e| p50 {100 * r['abs_error_p50']:.1f}%{floor_text(r)}")
+                  f"message |e| p50 {100 * r['abs_error_p50']:.1f}%{floor_text(r)}"
+                  f"{ns3_text(r, 'busbw_error_median')}")
     if a.png:
         import matplotlib
         matplotlib.use("Agg")
@@ -96,6 +138,12 @@ def main():
                  label="BCT error (median of iterations)")
         ax1.plot([r["workers"] for r in f], [100 * r["abs_error_p50"] for r in f], "s--",
                  label="per-message |error| p50")
+        fn = [r for r in f if "ns3_bct_error_median" in r]
+        if fn:
+            ax1.plot([r["workers"] for r in fn], [100 * r["ns3_bct_error_median"] for r in fn], "o-",
+                     color="C2", label="ns-3: BCT error")
+            ax1.plot([r["workers"] for r in fn], [100 * r["ns3_abs_error_p50"] for r in fn], "s--",
+                     color="C3", label="ns-3: per-message |error| p50")
         fw = [r for r in f if r.get("repeat_abs_change_p50") is not None]
         ax1.plot([r["workers"] for r in fw], [100 * r["repeat_abs_change_p50"] for r in fw], "x:",
                  color="0.4", label="measured against itself, p50")
@@ -107,15 +155,21 @@ def main():
         ax1.grid(alpha=0.3)
         g = [r for r in table if r["pattern"] == "ring"]
         labels = [f"N={r['ranks']}\n{r['bytes'] >> 20}M" for r in g]
-        ax2.bar(range(len(g)), [100 * r["busbw_error_median"] for r in g], label="busbw error")
+        ax2.bar([i - 0.2 for i in range(len(g))], [100 * r["busbw_error_median"] for r in g],
+                width=0.4, label="model: busbw error")
+        if any("ns3_busbw_error_median" in r for r in g):
+            ax2.bar([i + 0.2 for i in range(len(g))],
+                    [100 * r.get("ns3_busbw_error_median", 0) for r in g], width=0.4, color="C2",
+                    label="ns-3: busbw error")
         ax2.plot(range(len(g)), [100 * r["abs_error_p50"] for r in g], "s", color="C1",
                  label="per-message |error| p50")
         ax2.set_xticks(range(len(g)), labels, fontsize=7)
         ax2.set_ylabel("error (%)")
         ax2.legend(fontsize=8)
         ax2.grid(alpha=0.3, axis="y")
-        ports = "fair (DRR between senders)" if ctx.get("ports") == "fair" else "FIFO tbf"
-        fig.suptitle(f"dlcnet's model against the namespace star ({ctx.get('rate', '')}, {ports} "
+        ports = {"fair": "fair (DRR between senders)",
+                 "fair-flows": "fair (DRR between TCP flows)"}.get(ctx.get("ports"), "FIFO tbf")
+        fig.suptitle(f"dlcnet's model and ns-3 against the namespace star ({ctx.get('rate', '')}, {ports} "
                      f"ports, initcwnd {ctx.get('initcwnd') or 'default'})", fontsize=10)
         fig.tight_layout()
         fig.savefig(a.png, dpi=120)
