@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <unordered_map>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -18,9 +19,12 @@ uint64_t flow_key(uint32_t src, uint32_t dst, uint32_t sport) {
 
 Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const FctRecord> fct,
               const std::string& fct_file, double ack_ns, bool free_starts) {
-  std::unordered_map<uint64_t, uint32_t> by_key;
+  // The flows of each (src, dst, sport), in the map's order: one, unless a pair has more than
+  // 65536 flows and HPCC's 16-bit ports came round (flows/hpcc_fct.hpp); then the record's
+  // start tells them apart (with free starts: the first not yet predicted).
+  std::unordered_map<uint64_t, std::vector<uint32_t>> by_key;
   by_key.reserve(map.flows.size());
-  for (const MappedFlow& m : map.flows) by_key.emplace(flow_key(m.src, m.dst, m.sport), m.flow);
+  for (const MappedFlow& m : map.flows) by_key[flow_key(m.src, m.dst, m.sport)].push_back(m.flow);
   std::vector<int64_t> predicted(map.flows.size(), -1);
   std::vector<uint64_t> predicted_start(map.flows.size(), 0);
   for (const FctRecord& r : fct) {
@@ -32,7 +36,17 @@ Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const F
                   std::to_string(map.flows.size()) +
                   " flows): is this the fct.txt of that flow.txt?");
     }
-    const MappedFlow& m = map.flows[it->second];
+    uint32_t pick = it->second.front();
+    for (uint32_t c : it->second) {
+      const MappedFlow& x = map.flows[c];
+      const bool starts = free_starts || std::llabs(static_cast<long long>(r.start_ns) -
+                                                    static_cast<long long>(x.start_ns)) <= 1;
+      if (starts && predicted[c] < 0) {
+        pick = c;
+        break;
+      }
+    }
+    const MappedFlow& m = map.flows[pick];
     if (r.size != m.size) {
       throw Error(where + "field size: " + std::to_string(r.size) + " bytes, flow " +
                   std::to_string(m.flow) + " of the map has " + std::to_string(m.size));

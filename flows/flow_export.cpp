@@ -30,7 +30,7 @@ FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return flows[a].start_ns < flows[b].start_ns; });
   map.origin_ns = flows[order.front()].start_ns;
-  std::map<std::pair<int32_t, int32_t>, uint32_t> next_sport;
+  std::map<std::pair<int32_t, int32_t>, uint64_t> pair_flows;  // flows so far per pair
   map.flows.reserve(flows.size());
   for (size_t i : order) {
     const Flow& f = flows[i];
@@ -39,8 +39,7 @@ FlowMap flow_map_of(std::span<const Flow> flows, std::span<const int32_t> groups
     m.flow = static_cast<uint32_t>(map.flows.size());
     m.src = static_cast<uint32_t>(f.src);
     m.dst = static_cast<uint32_t>(f.dst);
-    auto [it, fresh] = next_sport.try_emplace({f.src, f.dst}, kFirstSport);
-    m.sport = it->second++;
+    m.sport = hpcc_sport(pair_flows[{f.src, f.dst}]++);
     m.size = f.bytes;
     m.start_ns = static_cast<uint64_t>(std::llround(std::max(0.0, f.start_ns - map.origin_ns)));
     m.latency_ns = f.fct_ns;

@@ -2,10 +2,12 @@
 
 #include <cstdio>
 #include <sstream>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
 #include "core/number.hpp"
+#include "flows/hpcc_fct.hpp"
 #include "flows/line_fields.hpp"
 
 namespace dlcnet {
@@ -63,6 +65,7 @@ void write_flow_map(std::ostream& out, const FlowMap& map) {
 FlowMap read_flow_map(std::istream& in, const std::string& file) {
   LineFields f(in, file, '#');
   FlowMap map;
+  std::unordered_map<uint64_t, uint64_t> pair_flows;  // (src << 16) | dst: flows so far
   bool first = true;
   while (f.next_line()) {
     if (first) {
@@ -86,7 +89,20 @@ FlowMap read_flow_map(std::istream& in, const std::string& file) {
     }
     m.src = f.whole32("src");
     m.dst = f.whole32("dst");
+    for (auto [v, name] : {std::pair{m.src, "src"}, {m.dst, "dst"}}) {
+      if (v > 0xffffu) f.fail(name, std::to_string(v) + " is not a 16-bit node id (HPCC's)");
+    }
     m.sport = f.whole32("sport");
+    // HPCC numbers each pair's flows from port 10000 in their order, in 16 bits
+    // (flows/hpcc_fct.hpp): a port off that count is a line changed or lost, which a join with
+    // the simulator's fct.txt could not place.
+    const uint64_t nth = pair_flows[(uint64_t{m.src} << 16) | m.dst]++;
+    if (m.sport != hpcc_sport(nth)) {
+      f.fail("sport", std::to_string(m.sport) + ", expected " + std::to_string(hpcc_sport(nth)) +
+                          " for flow " + std::to_string(nth + 1) + " from " +
+                          std::to_string(m.src) + " to " + std::to_string(m.dst) +
+                          " (HPCC numbers each pair's flows from 10000, in 16 bits)");
+    }
     m.size = f.whole("size");
     m.start_ns = f.whole("start_ns");
     m.latency_ns = f.real("latency_ns");

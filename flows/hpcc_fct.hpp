@@ -30,8 +30,14 @@ struct FctRecord {
 uint32_t hpcc_node_ip(uint32_t node) noexcept;
 uint32_t hpcc_node_id(uint32_t ip) noexcept;
 
-// HPCC's third.cc: `portNumder[src][dst]++`, every (source, destination) pair's ports from 10000.
+// HPCC's third.cc: `uint16_t port = portNumder[src][dst]++`, every (source, destination) pair's
+// ports from 10000, in 16 bits: the pair's k-th flow (from 0) has port (10000 + k) mod 65536
+// (after 65535 comes 0), so a pair with more than 65536 flows reuses ports (a join tells them
+// apart by their starts).
 inline constexpr uint32_t kFirstSport = 10000;
+inline uint32_t hpcc_sport(uint64_t k) noexcept {
+  return static_cast<uint32_t>((kFirstSport + k) & 0xffffu);
+}
 
 // Seconds to fct.txt's whole nanoseconds (0 for none); a time past what 63 bits hold (a
 // calibration's rate of a few bytes a second, a huge flow) throws Error naming flow `flow`

@@ -29,16 +29,15 @@ std::vector<FctRecord> fct_from_prediction(std::span<const HpccFlow> flows,
   if (prediction.messages.size() != flows.size())
     throw Error("fct.txt: the prediction does not hold one message per flow");
   std::vector<FctRecord> out(flows.size());
-  std::unordered_map<uint64_t, uint32_t> next_port;  // (src << 32) | dst
+  std::unordered_map<uint64_t, uint64_t> pair_flows;  // (src << 32) | dst: flows so far
   std::vector<double> done(flows.size());
   for (size_t i = 0; i < flows.size(); ++i) {
     const HpccFlow& f = flows[i];
     const MessageTimes& t = prediction.messages[i];
     done[i] = t.finish_s + c.base_latency_s;  // the last byte's acknowledgement is back
-    auto [it, fresh] = next_port.try_emplace((uint64_t{f.src} << 32) | f.dst, kFirstSport);
     out[i] = FctRecord{hpcc_node_ip(f.src),
                        hpcc_node_ip(f.dst),
-                       it->second++,
+                       hpcc_sport(pair_flows[(uint64_t{f.src} << 32) | f.dst]++),
                        f.dport,
                        f.size,
                        fct_ns(t.start_s, i, "start"),

@@ -86,5 +86,51 @@ TEST(Compare, AnFctOfAnotherFlowListIsRefused) {
                    "fct.txt:5: flow 0 (sport 10000) is predicted twice");
 }
 
+// A pair with more than 65536 flows: HPCC's 16-bit ports come round (flows/hpcc_fct.hpp), so
+// flow 0 and flow 65536 share (src, dst, sport 10000); each fct.txt line joins the one it
+// started with, in any order.
+TEST(Compare, PortsThatCameRoundJoinByTheirStart) {
+  std::string map =
+      "# dlcnet flow map 1\n# tool test\n# group round\n# origin_ns 0\n"
+      "# flow src dst sport size start_ns latency_ns bound_ns group key opnum\n";
+  for (uint32_t i = 0; i <= 65536; ++i) {
+    map += std::to_string(i) + " 1 0 " + std::to_string(hpcc_sport(i)) + " 1000 " +
+           std::to_string(uint64_t{i} * 1000) + " " + (i == 0 ? "90000" : "190000") + " 0 0 0 0\n";
+  }
+  const Comparison c = run(map,
+                           "0b000101 0b000001 10000 100 1000 65536000 200000 50000\n"
+                           "0b000101 0b000001 10000 100 1000 0 100000 50000\n");
+  ASSERT_EQ(c.messages.count, 2u);
+  EXPECT_NEAR(c.messages.abs_error.max, 0, 1e-12);  // each against its own measurement
+  EXPECT_EQ(c.join.unpredicted.size(), 65535u);
+}
+
+// A port off HPCC's count names the map's line: the join could not place its flow.
+TEST(Compare, AFlowMapPortOffTheCountIsRefused) {
+  std::string map(kMap);
+  map.replace(map.find("10001"), 5, "10007");
+  try {
+    run(map, kFct);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("m.map:8: field sport: 10007, expected 10001"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Compare, AFlowMapPortPast16BitsIsRefused) {
+  std::string map(kMap);
+  map.replace(map.find("10002"), 5, "65536");
+  try {
+    run(map, kFct);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("m.map:9: field sport: 65536, expected 10002"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace dlcnet::compare

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "flows/flow_export.hpp"
+#include "flows/hpcc_fct.hpp"
 #include "flows/hpcc_flow.hpp"
 
 namespace dlcnet {
@@ -40,6 +41,22 @@ TEST(FlowMap, ExportOrdersByStartAndNumbersPortsPerPair) {
   EXPECT_EQ(m.flows[2].sport, 10001u);
   EXPECT_EQ(m.flows[2].start_ns, 500u);  // 1000.4 - 500, rounded
   EXPECT_DOUBLE_EQ(m.flows[2].latency_ns, 2000);
+}
+
+// HPCC numbers a pair's flows from port 10000 in 16 bits: the 55537th's port is 0.
+TEST(FlowMap, PortsComeRoundAsHpccsSixteenBits) {
+  EXPECT_EQ(hpcc_sport(0), 10000u);
+  EXPECT_EQ(hpcc_sport(55535), 65535u);
+  EXPECT_EQ(hpcc_sport(55536), 0u);
+  std::vector<Flow> flows;
+  for (int i = 0; i < 55538; ++i) flows.push_back(Flow{1, 0, i, 0, 64, 1000.0 * i, 500, 0});
+  const FlowMap m = flow_map_of(flows, {}, "test", "round");
+  EXPECT_EQ(m.flows[55535].sport, 65535u);
+  EXPECT_EQ(m.flows[55536].sport, 0u);
+  EXPECT_EQ(m.flows[55537].sport, 1u);
+  std::stringstream s;
+  write_flow_map(s, m);
+  EXPECT_EQ(read_flow_map(s, "m.map").flows[55537].sport, 1u);
 }
 
 TEST(FlowMap, WrittenAndReadBack) {
