@@ -249,6 +249,11 @@ p 2 "${e}.*arr\.json: JSON but not an object" --csv "$dir/c.csv" --json "$dir/ar
   --out "$dir/png"
 p 2 "${e}.*arr\.json: JSON but not an object" --queue-csv "$dir/qc.csv" \
   --queue-json "$dir/arr.json" --out "$dir/png"
+# Nested past Python's recursion limit (compare_mutation seed 7159: a line repeated 333 334
+# times): the file named, no traceback.
+python3 -c 'print("{\"a\": " + "[" * 100000 + "]" * 100000 + "}")' >"$dir/deep.json"
+p 2 "${e}.*deep\.json: JSON nested too deeply or too large" --queue-csv "$dir/qc.csv" \
+  --queue-json "$dir/deep.json" --out "$dir/png"
 python3 - "$dir" <<'PY'
 import json, sys
 d = sys.argv[1]

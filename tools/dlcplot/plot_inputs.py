@@ -49,6 +49,9 @@ def load(path):
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"{path}:{e.lineno}: not valid JSON: {e.msg} (column {e.colno})")
+    except (RecursionError, MemoryError) as e:
+        raise InputError(f"{path}: JSON nested too deeply or too large to read "
+                         f"({type(e).__name__}): not a dlcnet report")
     return Input(path, json_kind(path, doc), doc)
 
 
