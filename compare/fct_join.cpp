@@ -47,14 +47,17 @@ Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const F
       }
     }
     const MappedFlow& m = map.flows[pick];
+    // The map's line too: either file may be the one that is wrong.
+    const std::string flow = "flow " + std::to_string(m.flow) + " of the flow map (" + map_file +
+                             (m.line ? ":" + std::to_string(m.line) : std::string()) + ")";
     if (r.size != m.size) {
-      throw Error(where + "field size: " + std::to_string(r.size) + " bytes, flow " +
-                  std::to_string(m.flow) + " of the map has " + std::to_string(m.size));
+      throw Error(where + "field size: " + std::to_string(r.size) + " bytes, " + flow + " has " +
+                  std::to_string(m.size));
     }
     if (!free_starts &&
         std::llabs(static_cast<long long>(r.start_ns) - static_cast<long long>(m.start_ns)) > 1) {
-      throw Error(where + "field start_ns: " + std::to_string(r.start_ns) + ", flow " +
-                  std::to_string(m.flow) + " of the map starts at " + std::to_string(m.start_ns));
+      throw Error(where + "field start_ns: " + std::to_string(r.start_ns) + ", " + flow +
+                  " starts at " + std::to_string(m.start_ns));
     }
     if (predicted[m.flow] >= 0) {
       throw Error(where + "flow " + std::to_string(m.flow) + " (sport " + std::to_string(r.sport) +

@@ -81,6 +81,7 @@ FlowMap read_flow_map(std::istream& in, const std::string& file) {
       first = false;
     }
     MappedFlow m;
+    m.line = static_cast<uint32_t>(f.line_number());
     m.flow = f.whole32("flow");
     if (m.flow != map.flows.size()) {
       f.fail("flow", "is " + std::to_string(m.flow) + ", expected " +

@@ -28,6 +28,7 @@ struct MappedFlow {
   uint64_t start_ns = 0;
   double latency_ns = 0, bound_ns = 0;
   int32_t group = -1, key = -1, opnum = 0;
+  uint32_t line = 0;  // the map file's line it was read from (0: made in memory)
 };
 
 struct FlowMap {
