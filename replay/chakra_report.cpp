@@ -1,0 +1,74 @@
+#include "replay/chakra_report.hpp"
+
+#include "core/table.hpp"
+#include "replay/replay_json.hpp"
+
+namespace dlcnet::replay {
+namespace {
+
+namespace ck = trace::chakra;
+
+const char* size_reading_name(ck::SizeReading r) {
+  return r == ck::SizeReading::kPerRank ? "per-rank" : "whole";
+}
+
+}  // namespace
+
+ChakraJobFacts chakra_job_facts(const ck::Job& job, const ck::CollectiveOptions& coll) {
+  ChakraJobFacts f;
+  f.ranks = job.world;
+  for (const ck::Rank& r : job.ranks) {
+    f.nodes += r.nodes.size();
+    for (const ck::Node& n : r.nodes) f.collectives += n.type == ck::NodeType::kCommColl ? 1 : 0;
+  }
+  f.messages = chakra_messages(job, coll);
+  f.collectives_read = coll;
+  return f;
+}
+
+std::vector<double> chakra_think_times_s(const ck::Job& job, const PlanOptions& o) {
+  std::vector<double> out;
+  if (o.mode != Mode::dag) return out;
+  for (const ck::Rank& r : job.ranks) {
+    for (const ck::Node& n : r.nodes) {
+      const bool message = n.type == ck::NodeType::kCommSend || n.type == ck::NodeType::kCommRecv ||
+                           n.type == ck::NodeType::kCommColl;
+      if (!message && n.duration_us > 0) {
+        out.push_back(static_cast<double>(n.duration_us) * 1e-6 * o.time_scale);
+      }
+    }
+  }
+  return out;
+}
+
+void print_chakra_report(std::ostream& out, const ReplayReport& r, const ChakraJobFacts& f,
+                         const RankNamer& name) {
+  out << "# dlc-replay:";
+  for (const auto& in : r.inputs) out << ' ' << in;
+  out << "  (Chakra job: " << f.ranks << " ranks, " << f.nodes << " nodes, " << f.collectives
+      << " collective nodes, " << f.messages.count << " messages)\n";
+  out << "# mode " << to_string(r.options.mode) << ", time scale " << r.options.time_scale
+      << ", op " << to_string(r.options.transfer) << ", transport " << r.transport << " ("
+      << r.transport_reason << "), " << r.world_size << " ranks from " << r.rank_source << '\n';
+  out << "# collectives: comm_size read as the "
+      << size_reading_name(f.collectives_read.size_reading) << " buffer, root "
+      << f.collectives_read.root << "; rank r replays the file of rank r\n";
+  print_outcome(out, r, name);
+}
+
+nlohmann::json chakra_report_json(const ReplayReport& r, const ChakraJobFacts& f,
+                                  const RankNamer& name) {
+  nlohmann::json doc = report_json_common(r, name);
+  doc["job"] = {{"inputs", r.inputs},
+                {"format", "chakra"},
+                {"ranks", f.ranks},
+                {"nodes", f.nodes},
+                {"collective_nodes", f.collectives},
+                {"messages", f.messages.count},
+                {"largest_message", f.messages.largest},
+                {"size_reading", size_reading_name(f.collectives_read.size_reading)},
+                {"root", f.collectives_read.root}};
+  return doc;
+}
+
+}  // namespace dlcnet::replay
