@@ -2,7 +2,8 @@
 # converters, from ASTRA-sim's examples; their README says what each holds), one replay per job:
 # $1 transport: ucx (host: shared memory) or verbs (needs an RDMA device: exit 77); $2 launcher:
 # spawn (--spawn) or mpirun (Open MPI: exit 77 without it). Every message is sent and received
-# exactly once: each rank's counts and bytes are dlc-trace stats' on the same directory, and the
+# exactly once: each rank's counts and bytes are dlc-trace stats' on the same directory (and the
+# README's definitions: 2(N-1) or N-1 messages of S/N per rank), and the
 # records of the sends and of the receives name the same messages (src, dst, key, opnum, bytes),
 # each once. The custom ring all-reduce's steps replay as written: 14 sends and 14 receives of
 # 131072 B per rank, in dag, timed and asap mode. Without the data: skipped, failed when CI is
@@ -57,6 +58,13 @@ rep = json.load(open(out + "/r.json"))
 assert rep["ok"], rep["verdict"]
 assert rep["job"]["format"] == "chakra" and rep["job"]["ranks"] == ranks
 total = sum(r["messages"]["sends"] for r in stats["ranks"])
+# The README's definitions, independent of the code under test: S = 1 MiB among N ranks, ring
+# all-reduce 2(N-1) messages of S/N per rank, all-gather, reduce-scatter and all-to-all N-1;
+# the custom ring 14 of 131072 B.
+per_rank = 14 if job.startswith("custom_ring") else \
+    (2 if job.startswith("all_reduce") else 1) * (ranks - 1)
+assert total == per_rank * ranks, (total, per_rank, ranks)
+assert all(r["messages"]["send_bytes"] == per_rank * (1 << 20) // ranks for r in stats["ranks"])
 m = rep["messages"]
 assert m["sent"] == m["received"] == m["flows"] == total, (m, total)
 assert m["wrong"] == 0 and m["duplicates"] == 0 and m["not_replayed"] == 0, m
