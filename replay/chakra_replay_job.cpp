@@ -72,9 +72,10 @@ class ChakraJob final : public ReplayJob {
     rep.fidelity =
         judge_fidelity(rep.sched_error_s.p99, summarize_latency(think).p50, think.size(), o.mode);
     const RankNamer name = [this](int r) { return rank_name(r); };
-    if (print) print_chakra_report(std::cout, rep, facts_, name);
+    const std::vector<CollectiveSpan> spans = collective_spans(job_, rep.flows);
+    if (print) print_chakra_report(std::cout, rep, facts_, spans, name);
     runner::PatternReport out;
-    out.body = chakra_report_json(rep, facts_, name);
+    out.body = chakra_report_json(rep, facts_, spans, name);
     out.flows = std::move(rep.flows);
     out.ok = rep.ok;
     return out;

@@ -12,6 +12,26 @@ const char* size_reading_name(ck::SizeReading r) {
   return r == ck::SizeReading::kPerRank ? "per-rank" : "whole";
 }
 
+void print_spans(std::ostream& out, std::span<const CollectiveSpan> spans) {
+  if (spans.empty()) return;
+  Table t({{"#", ""},
+           {"collective", ""},
+           {"comm_size", "B"},
+           {"messages", ""},
+           {"bytes", "B"},
+           {"span", "usec"},
+           {"trace", "usec"}});
+  for (const CollectiveSpan& s : spans) {
+    t.add_row({std::to_string(s.number), std::string(ck::collective_name(s.type)),
+               std::to_string(s.comm_size), std::to_string(s.messages), std::to_string(s.bytes),
+               s.messages ? fixed(s.span_s() * 1e6, 1) : "-",
+               s.trace_duration_us ? std::to_string(s.trace_duration_us) : "-"});
+  }
+  out << "\n# per collective: span = its first message's post to its last message's arrival, "
+         "on rank 0's clock; trace = the longest duration_micros of its nodes\n";
+  t.print(out);
+}
+
 }  // namespace
 
 ChakraJobFacts chakra_job_facts(const ck::Job& job, const ck::CollectiveOptions& coll) {
@@ -42,7 +62,7 @@ std::vector<double> chakra_think_times_s(const ck::Job& job, const PlanOptions& 
 }
 
 void print_chakra_report(std::ostream& out, const ReplayReport& r, const ChakraJobFacts& f,
-                         const RankNamer& name) {
+                         std::span<const CollectiveSpan> spans, const RankNamer& name) {
   out << "# dlc-replay:";
   for (const auto& in : r.inputs) out << ' ' << in;
   out << "  (Chakra job: " << f.ranks << " ranks, " << f.nodes << " nodes, " << f.collectives
@@ -53,11 +73,12 @@ void print_chakra_report(std::ostream& out, const ReplayReport& r, const ChakraJ
   out << "# collectives: comm_size read as the "
       << size_reading_name(f.collectives_read.size_reading) << " buffer, root "
       << f.collectives_read.root << "; rank r replays the file of rank r\n";
+  print_spans(out, spans);
   print_outcome(out, r, name);
 }
 
 nlohmann::json chakra_report_json(const ReplayReport& r, const ChakraJobFacts& f,
-                                  const RankNamer& name) {
+                                  std::span<const CollectiveSpan> spans, const RankNamer& name) {
   nlohmann::json doc = report_json_common(r, name);
   doc["job"] = {{"inputs", r.inputs},
                 {"format", "chakra"},
@@ -68,6 +89,20 @@ nlohmann::json chakra_report_json(const ReplayReport& r, const ChakraJobFacts& f
                 {"largest_message", f.messages.largest},
                 {"size_reading", size_reading_name(f.collectives_read.size_reading)},
                 {"root", f.collectives_read.root}};
+  nlohmann::json c = nlohmann::json::array();
+  for (const CollectiveSpan& s : spans) {
+    c.push_back(
+        {{"number", s.number},
+         {"collective", ck::collective_name(s.type)},
+         {"comm_size", s.comm_size},
+         {"messages", s.messages},
+         {"bytes", s.bytes},
+         {"span_s", s.messages ? nlohmann::json(s.span_s()) : nlohmann::json()},
+         {"trace_duration_s", s.trace_duration_us
+                                  ? nlohmann::json(static_cast<double>(s.trace_duration_us) * 1e-6)
+                                  : nlohmann::json()}});
+  }
+  doc["collectives"] = c;
   return doc;
 }
 

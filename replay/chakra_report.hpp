@@ -1,13 +1,16 @@
 // The report of a Chakra job's replay: the console lines and the JSON (docs/chakra.md,
-// "Replay"). Rank 0's analysis is the one every replay has (analyse_messages); the job's
-// SketchDLC-only parts (per-iteration figures, rank map) have no counterpart here.
+// "Replay"). Rank 0's analysis is the one every replay has (analyse_messages), plus the
+// collectives' spans; the SketchDLC-only parts (per-iteration figures, rank map) have no
+// counterpart here.
 #pragma once
 
 #include <ostream>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
 #include "replay/chakra_plan.hpp"
+#include "replay/chakra_spans.hpp"
 #include "replay/replay_analysis.hpp"
 #include "replay/replay_report.hpp"
 
@@ -27,9 +30,11 @@ ChakraJobFacts chakra_job_facts(const trace::chakra::Job& job,
 // in seconds: the think times the fidelity verdict holds the scheduling error against.
 std::vector<double> chakra_think_times_s(const trace::chakra::Job& job, const PlanOptions& o);
 
+// The run, the readings of the collectives, the collectives' spans beside the trace's
+// durations, then the outcome every replay reports (print_outcome).
 void print_chakra_report(std::ostream& out, const ReplayReport& report, const ChakraJobFacts& facts,
-                         const RankNamer& name);
+                         std::span<const CollectiveSpan> spans, const RankNamer& name);
 nlohmann::json chakra_report_json(const ReplayReport& report, const ChakraJobFacts& facts,
-                                  const RankNamer& name);
+                                  std::span<const CollectiveSpan> spans, const RankNamer& name);
 
 }  // namespace dlcnet::replay

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "replay/chakra_plan.hpp"
+#include "replay/chakra_spans.hpp"
 
 namespace dlcnet::replay {
 namespace {
@@ -207,6 +208,28 @@ TEST(ChakraPlan, FingerprintFollowsJobAndOptions) {
   EXPECT_NE(chakra_fingerprint(a, options(), {}), chakra_fingerprint(a, options(Mode::asap), {}));
   EXPECT_NE(chakra_fingerprint(a, options(), {}),
             chakra_fingerprint(a, options(), {ck::SizeReading::kWhole, 1}));
+}
+
+// A collective's span: its messages' first post to their last arrival; point-to-point messages
+// (key: a send node's id) belong to none.
+TEST(ChakraSpans, FirstPostToLastArrival) {
+  std::vector<std::vector<ck::Node>> ranks;
+  for (int r = 0; r < 2; ++r) {
+    ck::Node c = coll(9, Collective::kBroadcast, 100);
+    c.duration_us = 40u + static_cast<uint64_t>(r);
+    ranks.push_back({c, message(3, r == 0 ? NodeType::kCommSend : NodeType::kCommRecv, 0, 1, 8)});
+  }
+  const ck::Job job = make_job(ranks);
+  std::vector<Flow> flows(2);
+  flows[0] = {0, 1, 9, 0, 100, 1000, 500, 0};  // the broadcast's message
+  flows[1] = {0, 1, 3, 0, 8, 100, 50, 0};      // the point-to-point one
+  const std::vector<CollectiveSpan> s = collective_spans(job, flows);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].type, Collective::kBroadcast);
+  EXPECT_EQ(s[0].messages, 1u);
+  EXPECT_EQ(s[0].bytes, 100u);
+  EXPECT_DOUBLE_EQ(s[0].span_s(), 500e-9);
+  EXPECT_EQ(s[0].trace_duration_us, 41u);
 }
 
 std::string refusal(const ck::Job& job, const ck::CollectiveOptions& o = {}) {

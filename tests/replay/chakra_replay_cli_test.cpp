@@ -1,6 +1,7 @@
 // dlc-replay on hand-made Chakra jobs, end to end (--spawn, UCX over shared memory): a job with
 // every collective Chakra names, point-to-point messages and compute nodes replays every message
-// once; a bad job is refused naming the file, the node and the field, as dlc-trace validate
+// once, and reports each collective's messages and span; a bad job is refused naming the file,
+// the node and the field, as dlc-trace validate
 // does, with the exit code of any bad input (1), before a rank starts.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -98,6 +99,15 @@ TEST(ChakraReplay, EveryCollectiveReplaysEachMessageOnce) {
     EXPECT_EQ(j["messages"]["duplicates"], 0) << mode;
     EXPECT_EQ(j["job"]["format"], "chakra");
     EXPECT_EQ(j["ranks"][1]["node"], "job.1.et");
+    // Chakra's collective types 0 to 9 in order, with their messages among 3 ranks.
+    const std::vector<uint64_t> per_collective{12, 2, 6, 2, 2, 2, 6, 6, 6, 4};
+    ASSERT_EQ(j["collectives"].size(), per_collective.size()) << mode;
+    for (size_t c = 0; c < per_collective.size(); ++c) {
+      const auto& x = j["collectives"][c];
+      EXPECT_EQ(x["number"], c + 1);
+      EXPECT_EQ(x["messages"], per_collective[c]) << x["collective"];
+      EXPECT_GT(x["span_s"].get<double>(), 0) << x["collective"];
+    }
   }
   // The root of the rooted collectives, as dlc-trace stats takes it.
   r = replay(dir.path() + kUcx + " --root 2");

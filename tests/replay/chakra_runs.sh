@@ -87,6 +87,11 @@ for r in range(ranks):
     if job.startswith("custom_ring"):
         for op in ("send", "recv"):
             assert len(mine[op]) == 14 and all(x["bytes"] == "131072" for x in mine[op]), (r, op)
+colls = rep["collectives"]
+if job.startswith("custom_ring"):
+    assert colls == [], colls
+else:  # one collective: every message is its own, and it took some time
+    assert len(colls) == 1 and colls[0]["messages"] == total and colls[0]["span_s"] > 0, colls
 assert sent == received, "the records' sends and receives differ"
 assert all(n == 1 for n in sent.values()), "a message recorded twice"
 assert sum(sent.values()) == total
