@@ -6,7 +6,8 @@
 # README's definitions: 2(N-1) or N-1 messages of S/N per rank), and the
 # records of the sends and of the receives name the same messages (src, dst, key, opnum, bytes),
 # each once. The custom ring all-reduce's steps replay as written: 14 sends and 14 receives of
-# 131072 B per rank, in dag, timed and asap mode. Without the data: skipped, failed when CI is
+# 131072 B per rank, in dag, timed and asap mode; --export-flows and --fct write every message
+# once, under the records' names. Without the data: skipped, failed when CI is
 # set (as tests/trace/chakra_cli_test.cpp does).
 source "$(dirname "$0")/../e2e/lib.sh"
 transport="$1"
@@ -51,7 +52,7 @@ replay() {
   fi
   grep -q "^# OK: " "$out/stdout" && ok "$name: report says OK" || bad "$name: no OK line"
   if python3 - "$out" "$ranks" "$job" >"$out/check" 2>&1 <<'PY'; then
-import collections, csv, json, sys
+import collections, csv, json, os, sys
 out, ranks, job = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 stats = json.load(open(out + "/stats.json"))
 rep = json.load(open(out + "/r.json"))
@@ -93,6 +94,15 @@ if job.startswith("custom_ring"):
 else:  # one collective: every message is its own, and it took some time
     assert len(colls) == 1 and colls[0]["messages"] == total and colls[0]["span_s"] > 0, colls
 assert sent == received, "the records' sends and receives differ"
+if os.path.exists(out + "/flows.txt"):  # --export-flows and --fct: every message, once
+    with open(out + "/flows.txt") as f:
+        assert int(f.readline()) == total
+    with open(out + "/fct.txt") as f:
+        assert sum(1 for line in f if line.strip()) == total
+    with open(out + "/flows.txt.map") as f:
+        rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
+    named = collections.Counter((r[1], r[2], r[9], r[10], r[4]) for r in rows)
+    assert named == sent, "the flow map names other messages than the records"
 assert all(n == 1 for n in sent.values()), "a message recorded twice"
 assert sum(sent.values()) == total
 print("%d messages, each sent and received once; per rank as dlc-trace stats" % total)
@@ -111,9 +121,12 @@ for job in custom_ring_allreduce_8npus_1MB \
   replay "$job" "$(echo "$job" | tr / _)"
 done
 # The custom ring's compute nodes as think times (dag, above), its start times (timed), none
-# (asap); and RDMA writes.
+# (asap); RDMA writes; the flows out.
 for mode in timed asap; do
   replay custom_ring_allreduce_8npus_1MB "ring_$mode" --mode "$mode"
 done
 replay all_reduce/4npus_1MB all_reduce_write --op write
+echo '{"link_rate_Bps": 1e9, "base_latency_s": 5e-6}' >"$work/c.json"  # made up: --fct's fields
+replay custom_ring_allreduce_8npus_1MB ring_flows --export-flows "$work/ring_flows/flows.txt" \
+  --fct "$work/ring_flows/fct.txt" --calibration "$work/c.json"
 finish
