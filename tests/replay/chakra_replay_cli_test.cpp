@@ -143,6 +143,20 @@ TEST(ChakraReplay, ProcessGroupRefused) {
                                   "group '1' is not resolved"));
 }
 
+// Rank 0's send of tag 1 waits for rank 1's message, which rank 1 sends only once rank 0's
+// send of tag 2 arrived; in rank 0's order tag 1 comes first, and a peer's messages travel in
+// that order (docs/chakra.md, "What each node becomes"): no progress, a clear failure, no hang.
+TEST(ChakraReplay, OrderItCannotKeepFailsWithinTheTimeout) {
+  trace::test::TempDir dir;
+  write_job(dir,
+            {{test::recv(1, 1, 3, 64), test::send(2, 1, 1, 64, {1}), test::send(3, 1, 2, 64)},
+             {test::recv(1, 0, 2, 64), test::send(2, 0, 3, 64, {1}), test::recv(3, 0, 1, 64)}});
+  const CliRun r = replay(dir.path() + " --spawn --transport ucx --ucx-tls sm --timeout 3");
+  EXPECT_EQ(r.exit, 1) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("no progress"));
+  EXPECT_THAT(r.output, HasSubstr("waiting for 1 messages from rank 1 (job.1.et)"));
+}
+
 TEST(ChakraReplay, SketchOptionsRefused) {
   trace::test::TempDir dir;
   write_job(dir, every_collective());
