@@ -2,6 +2,7 @@
 
 #include "core/table.hpp"
 #include "replay/replay_json.hpp"
+#include "trace/chakra/chakra_stats.hpp"
 
 namespace dlcnet::replay {
 namespace {
@@ -32,6 +33,24 @@ void print_spans(std::ostream& out, std::span<const CollectiveSpan> spans) {
   t.print(out);
 }
 
+double rank_replay_s(const RankReport& k) {
+  return (k.end_ns - k.start_ns) * 1e-9;
+}
+
+void print_ranks(std::ostream& out, const ReplayReport& r, const ChakraJobFacts& f,
+                 const RankNamer& name) {
+  Table t({{"rank", ""}, {"file", ""}, {"replay", "usec"}, {"compute", "usec"}, {"comm", "usec"}});
+  for (const RankReport& k : r.ranks) {
+    const auto i = static_cast<size_t>(k.rank);
+    t.add_row({std::to_string(k.rank), name(k.rank), fixed(rank_replay_s(k) * 1e6, 1),
+               i < f.compute_us.size() ? std::to_string(f.compute_us[i]) : "-",
+               i < f.comm_us.size() ? std::to_string(f.comm_us[i]) : "-"});
+  }
+  out << "\n# per rank: replay = its run, release to its last completion, on rank 0's clock; "
+         "compute and comm = the durations its file records (dlc-trace stats)\n";
+  t.print(out);
+}
+
 }  // namespace
 
 ChakraJobFacts chakra_job_facts(const ck::Job& job, const ck::CollectiveOptions& coll) {
@@ -43,6 +62,10 @@ ChakraJobFacts chakra_job_facts(const ck::Job& job, const ck::CollectiveOptions&
   }
   f.messages = chakra_messages(job, coll);
   f.collectives_read = coll;
+  for (const ck::RankStats& r : ck::compute_stats(job, coll).ranks) {
+    f.compute_us.push_back(r.compute_us);
+    f.comm_us.push_back(r.comm_us);
+  }
   return f;
 }
 
@@ -74,6 +97,7 @@ void print_chakra_report(std::ostream& out, const ReplayReport& r, const ChakraJ
       << size_reading_name(f.collectives_read.size_reading) << " buffer, root "
       << f.collectives_read.root << "; rank r replays the file of rank r\n";
   print_spans(out, spans);
+  print_ranks(out, r, f, name);
   print_outcome(out, r, name);
 }
 
@@ -103,6 +127,12 @@ nlohmann::json chakra_report_json(const ReplayReport& r, const ChakraJobFacts& f
                                   : nlohmann::json()}});
   }
   doc["collectives"] = c;
+  for (auto& k : doc["ranks"]) {
+    const auto i = k["rank"].get<size_t>();
+    if (i >= f.compute_us.size()) continue;
+    k["trace_compute_s"] = static_cast<double>(f.compute_us[i]) * 1e-6;
+    k["trace_comm_s"] = static_cast<double>(f.comm_us[i]) * 1e-6;
+  }
   return doc;
 }
 

@@ -6,6 +6,7 @@
 
 #include <ostream>
 #include <span>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,9 @@ struct ChakraJobFacts {
   uint64_t collectives = 0;  // COMM_COLL_NODEs over all ranks
   ChakraMessages messages;
   trace::chakra::CollectiveOptions collectives_read;
+  // Per rank, as its file records them (dlc-trace stats): COMP_NODE durations, and those of
+  // its sends, receives and collectives.
+  std::vector<uint64_t> compute_us, comm_us;
 };
 ChakraJobFacts chakra_job_facts(const trace::chakra::Job& job,
                                 const trace::chakra::CollectiveOptions& coll);
@@ -30,8 +34,8 @@ ChakraJobFacts chakra_job_facts(const trace::chakra::Job& job,
 // in seconds: the think times the fidelity verdict holds the scheduling error against.
 std::vector<double> chakra_think_times_s(const trace::chakra::Job& job, const PlanOptions& o);
 
-// The run, the readings of the collectives, the collectives' spans beside the trace's
-// durations, then the outcome every replay reports (print_outcome).
+// The run, the readings of the collectives, the collectives' spans and the ranks' replay times
+// beside the trace's durations, then the outcome every replay reports (print_outcome).
 void print_chakra_report(std::ostream& out, const ReplayReport& report, const ChakraJobFacts& facts,
                          std::span<const CollectiveSpan> spans, const RankNamer& name);
 nlohmann::json chakra_report_json(const ReplayReport& report, const ChakraJobFacts& facts,

@@ -99,6 +99,7 @@ TEST(ChakraReplay, EveryCollectiveReplaysEachMessageOnce) {
     EXPECT_EQ(j["messages"]["duplicates"], 0) << mode;
     EXPECT_EQ(j["job"]["format"], "chakra");
     EXPECT_EQ(j["ranks"][1]["node"], "job.1.et");
+    EXPECT_DOUBLE_EQ(j["ranks"][1]["trace_compute_s"].get<double>(), 25e-6);  // 20 + 5 us
     // Chakra's collective types 0 to 9 in order, with their messages among 3 ranks.
     const std::vector<uint64_t> per_collective{12, 2, 6, 2, 2, 2, 6, 6, 6, 4};
     ASSERT_EQ(j["collectives"].size(), per_collective.size()) << mode;

@@ -77,6 +77,10 @@ for r in range(ranks):
     want = stats["ranks"][r]["messages"]
     got = rep["ranks"][r]
     assert got["sends"] == want["sends"] and got["receives"] == want["receives"], (r, got, want)
+    st = stats["ranks"][r]
+    assert abs(got["trace_compute_s"] - st["compute_us"] * 1e-6) < 1e-12, (r, got, st)
+    assert abs(got["trace_comm_s"] - st["comm_us"] * 1e-6) < 1e-12, (r, got, st)
+    assert got["duration_s"] > 0, got
     with open("%s/rec.rank%d.csv" % (out, r), newline="") as f:
         rows = list(csv.DictReader(f))
     mine = {"send": [], "recv": []}
