@@ -78,7 +78,7 @@ std::vector<double> think_times_s(const trace::Job& job, const PlanOptions& opti
   return out;
 }
 
-void analyse(ReplayReport& rep, const trace::Job& job, const RankMap& map) {
+void analyse_messages(ReplayReport& rep) {
   std::vector<double> sched, hold;
   double first = 0, last = 0;
   for (const RankReport& r : rep.ranks) {
@@ -99,15 +99,6 @@ void analyse(ReplayReport& rep, const trace::Job& job, const RankMap& map) {
 
   rep.pairs = pair_latencies(rep.flows, &rep.duplicates);
 
-  rep.trace_stats =
-      trace::compute_stats(replay_view(job, map, rep.copies, rep.ranks, ViewTimes::trace));
-  rep.replay_stats =
-      trace::compute_stats(replay_view(job, map, rep.copies, rep.ranks, ViewTimes::replay));
-
-  const std::vector<double> think = think_times_s(job, rep.options);
-  rep.fidelity = judge_fidelity(rep.sched_error_s.p99, summarize_latency(think).p50, think.size(),
-                                rep.options.mode);
-
   rep.ok = false;
   if (rep.wrong != 0) {
     rep.verdict = std::to_string(rep.wrong) + " messages arrived with another size than sent";
@@ -122,6 +113,18 @@ void analyse(ReplayReport& rep, const trace::Job& job, const RankMap& map) {
                   " messages replayed, each sent and received once, with the trace's sizes" +
                   (rep.split ? " (" + std::to_string(rep.split) + " split)" : std::string());
   }
+}
+
+void analyse(ReplayReport& rep, const trace::Job& job, const RankMap& map) {
+  analyse_messages(rep);
+  rep.trace_stats =
+      trace::compute_stats(replay_view(job, map, rep.copies, rep.ranks, ViewTimes::trace));
+  rep.replay_stats =
+      trace::compute_stats(replay_view(job, map, rep.copies, rep.ranks, ViewTimes::replay));
+
+  const std::vector<double> think = think_times_s(job, rep.options);
+  rep.fidelity = judge_fidelity(rep.sched_error_s.p99, summarize_latency(think).p50, think.size(),
+                                rep.options.mode);
 }
 
 }  // namespace dlcnet::replay

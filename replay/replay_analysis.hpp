@@ -70,5 +70,8 @@ struct ReplayReport {
 
 // Fills the derived parts (flows, pairs, summaries, statistics, verdict) from ranks and clocks.
 void analyse(ReplayReport& report, const trace::Job& job, const RankMap& map);
+// The part of analyse() that needs no trace::Job: counts, duration, scheduling error and order
+// holds, flows, pairs, and the verdict (ok).
+void analyse_messages(ReplayReport& report);
 
 }  // namespace dlcnet::replay

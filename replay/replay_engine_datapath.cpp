@@ -171,7 +171,8 @@ void Engine::on_deps_done(uint32_t e) {
   const PlanEntry& pe = plan_.entries[e];
   const int64_t t = dep_max_[e];
   if (!pe.replayable) {
-    work_.emplace_back(e, t);
+    // A compute entry completes its think time later (0 unless dag), without waiting for it.
+    work_.emplace_back(e, pe.compute && !plan_.open_loop ? t + pe.think_ns : t);
   } else if (pe.send) {
     const int64_t planned = plan_.open_loop ? res_.start_ns + pe.timed_ns : t + pe.think_ns;
     res_.times[e].planned_ns = planned;

@@ -42,8 +42,8 @@ nlohmann::json iterations_json(const ReplayReport& r) {
 }  // namespace
 
 nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const RankMap& map) {
-  nlohmann::json doc;
-  doc["schema_version"] = kReportSchemaVersion;
+  nlohmann::json doc =
+      report_json_common(r, [&](int k) { return job.nodes[map.node_of(k)].name(); });
   doc["job"] = {{"inputs", r.inputs},
                 {"workers", job.num_workers},
                 {"servers", job.num_servers},
@@ -51,6 +51,16 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
                 {"records", job.record_count()},
                 {"messages", job.messages.size()},
                 {"trace_iterations", r.copies.trace_iterations}};
+  doc["rank_map"] = map.to_json(job);
+  doc["iterations"] = iterations_json(r);
+  doc["trace_stats"] = trace::stats_to_json(r.trace_stats);
+  doc["replay_stats"] = trace::stats_to_json(r.replay_stats);
+  return doc;
+}
+
+nlohmann::json report_json_common(const ReplayReport& r, const RankNamer& name) {
+  nlohmann::json doc;
+  doc["schema_version"] = kReportSchemaVersion;
   doc["replay"] = {{"mode", to_string(r.options.mode)},
                    {"time_scale", r.options.time_scale},
                    {"iterations", r.copies.replay_iterations},
@@ -61,12 +71,11 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
                    {"ranks", r.world_size},
                    {"rank_source", r.rank_source},
                    {"duration_s", r.duration_s}};
-  doc["rank_map"] = map.to_json(job);
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankReport& k : r.ranks) {
     ranks.push_back(
         {{"rank", k.rank},
-         {"node", job.nodes[map.node_of(k.rank)].name()},
+         {"node", name(k.rank)},
          {"records", k.entries},
          {"sends", k.sends},
          {"receives", k.receives},
@@ -83,9 +92,6 @@ nlohmann::json report_json(const ReplayReport& r, const trace::Job& job, const R
   doc["scheduling_error_s"] = latency_summary_json(r.sched_error_s);
   doc["order_hold_s"] = latency_summary_json(r.order_hold_s);
   doc["latency"] = pairs_json(r.pairs);
-  doc["iterations"] = iterations_json(r);
-  doc["trace_stats"] = trace::stats_to_json(r.trace_stats);
-  doc["replay_stats"] = trace::stats_to_json(r.replay_stats);
   doc["messages"] = {{"sent", r.sends},
                      {"received", r.receives},
                      {"flows", r.flows.size()},

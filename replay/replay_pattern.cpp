@@ -7,13 +7,8 @@
 #include "core/error.hpp"
 #include "core/progress_line.hpp"
 #include "core/stop_budget.hpp"
-#include "replay/flow_iterations.hpp"
 #include "replay/replay_engine.hpp"
-#include "replay/replay_json.hpp"
-#include "replay/replay_rank_map.hpp"
-#include "replay/replay_report.hpp"
 #include "runner/runner.hpp"
-#include "trace/trace_loader.hpp"
 
 namespace dlcnet::replay {
 namespace {
@@ -27,31 +22,14 @@ class Replay final : public runner::Pattern {
         n_(n),
         me_(n.env.rank),
         world_(n.env.world_size),
-        job_(trace::read_job(o.inputs)),
-        map_(RankMap::make(job_, o.map_spec)),
-        popts_(o.plan),
-        copies_(Copies::make(job_, popts_.iterations)) {
-    if (map_.world_size() != world_) {
-      throw Error("the job has " + std::to_string(map_.world_size()) + " nodes to replay (" +
-                  std::to_string(job_.num_workers) + " workers, " +
-                  std::to_string(job_.num_servers) + " servers) but the world has " +
-                  std::to_string(world_) + " ranks: start one rank per node (or use --spawn)");
-    }
+        job_(open_replay_job(job_source(o))),
+        popts_(o.plan) {
+    job_->check_world(world_);
     popts_.part_bytes = 0;  // agreed below: the smallest every rank's transport can carry
   }
 
   // Every rank must replay the same job with the same options, or channels would mismatch.
-  runner::Agreement agreement() const override {
-    auto n = [](auto v) { return std::to_string(v); };
-    return {plan_fingerprint(job_, map_, popts_, copies_),
-            "job, or the same with other options (mode, op, iterations, map)",
-            {{"job", n(job_.messages.size()) + " messages of " + n(job_.nodes.size()) + " nodes"},
-             {"--mode", to_string(popts_.mode)},
-             {"--time-scale", n(popts_.time_scale)},
-             {"--op", to_string(popts_.transfer)},
-             {"--iterations", n(copies_.replay_iterations)},
-             {"--map", o_.map_spec.empty() ? "(workers then servers)" : o_.map_spec}}};
-  }
+  runner::Agreement agreement() const override { return job_->agreement(popts_); }
   uint32_t receives_needed() const override { return o_.recv_ahead; }
   Release release() const override { return o_.release; }
   uint64_t limit_offer(uint64_t transport_max) const override {
@@ -61,7 +39,7 @@ class Replay final : public runner::Pattern {
   }
   void agreed(uint64_t limit) override {
     popts_.part_bytes = limit;
-    plan_.emplace(build_rank_plan(job_, map_, me_, popts_, copies_));
+    plan_.emplace(job_->plan(me_, popts_));
   }
   runner::MemoryNeed memory() const override {
     return {plan_->region_bytes, "the largest messages of " + name(me_) + " in flight at once",
@@ -121,7 +99,6 @@ class Replay final : public runner::Pattern {
     ReplayReport rep;
     rep.inputs = o_.inputs;
     rep.options = popts_;
-    rep.copies = copies_;
     rep.transport = transport_;
     rep.transport_reason = c.transport_reason;
     rep.world_size = world_;
@@ -130,33 +107,21 @@ class Replay final : public runner::Pattern {
     for (int r = 1; r < world_; ++r)
       rep.ranks.push_back(decode_report(gathered[static_cast<size_t>(r)], r));
     rep.clocks = c.job.clock_reports();
-    analyse(rep, job_, map_);
-    if (c.print) print_report(std::cout, rep, job_, map_);
-    runner::PatternReport out;
-    out.body = report_json(rep, job_, map_);
-    if (want_groups) {
-      out.groups = flow_iterations(rep.flows, job_, map_, popts_, copies_);
-      out.group_kind = "iteration";
-    }
-    out.flows = std::move(rep.flows);
-    out.ok = rep.ok;
-    return out;
+    return job_->report(rep, c.print, want_groups, popts_);
   }
 
   void add_context(nlohmann::json& ctx) const override { ctx["recv_ahead"] = o_.recv_ahead; }
 
  private:
   std::string name(int r) const {
-    return "rank " + std::to_string(r) + " (" + job_.nodes[map_.node_of(r)].name() + ")";
+    return "rank " + std::to_string(r) + " (" + job_->rank_name(r) + ")";
   }
 
   const Options& o_;
   const runner::NRankOptions& n_;
   int me_, world_;
-  const trace::Job job_;
-  const RankMap map_;
+  const std::unique_ptr<ReplayJob> job_;
   PlanOptions popts_;
-  const Copies copies_;
   std::optional<RankPlan> plan_;
   RegionId region_ = 0;
   RecordWriter* records_ = nullptr;
@@ -167,6 +132,10 @@ class Replay final : public runner::Pattern {
 };
 
 }  // namespace
+
+JobSource job_source(const Options& o) {
+  return {o.inputs, o.map_spec, o.plan.iterations, o.collectives};
+}
 
 int run_rank(const Options& o, const runner::NRankOptions& n, int argc, const char* const* argv) {
   Replay p(o, n);

@@ -47,7 +47,13 @@ void add_receives(const trace::Job& job, const RankMap& map, const Copies& copie
   }
 }
 
-void invert_dependencies(RankPlan& p) {
+}  // namespace
+
+uint32_t parts_for(uint64_t bytes, uint64_t part_bytes) noexcept {
+  return bytes > part_bytes ? static_cast<uint32_t>((bytes + part_bytes - 1) / part_bytes) : 1;
+}
+
+void finish_plan(RankPlan& p) {
   const auto n = static_cast<uint32_t>(p.entries.size());
   std::vector<uint32_t> count(n + 1, 0);
   for (uint32_t d : p.timeline.deps) ++count[d];
@@ -61,9 +67,30 @@ void invert_dependencies(RankPlan& p) {
   for (uint32_t i = 0; i < n; ++i) {
     for (uint32_t d : p.timeline.deps_of(i)) p.dependents[count[d]++] = i;
   }
+  for (const PlanEntry& pe : p.entries) {
+    if (pe.compute) continue;
+    if (!pe.replayable) {
+      ++p.unreplayable;
+    } else if (pe.send) {
+      ++p.sends;
+      if (pe.parts > 1) ++p.split_messages;
+    } else {
+      ++p.receives;
+    }
+  }
+  for (size_t r = 0; r < p.sends_to.size(); ++r) {
+    if (static_cast<int>(r) == p.rank) continue;
+    const bool traffic = !p.sends_to[r].empty() || !p.recvs_from[r].empty();
+    if (traffic || p.rank == 0 || r == 0) p.peers.push_back(static_cast<int>(r));
+  }
 }
 
-}  // namespace
+void mix_plan_options(FingerprintMix& mix, const PlanOptions& options) noexcept {
+  mix(static_cast<uint64_t>(options.mode));
+  mix(std::bit_cast<uint64_t>(options.time_scale));
+  mix(static_cast<uint64_t>(options.transfer));
+  mix(options.part_bytes);
+}
 
 uint64_t largest_message(const trace::Job& job) noexcept {
   uint64_t m = 0;
@@ -98,9 +125,7 @@ RankPlan build_rank_plan(const trace::Job& job, const RankMap& map, int rank,
     const trace::Record& r = me.records[te.record];
     PlanEntry& pe = p.entries[e];
     pe.bytes = r.length;
-    pe.parts = pe.bytes > p.part_bytes
-                   ? static_cast<uint32_t>((pe.bytes + p.part_bytes - 1) / p.part_bytes)
-                   : 1;
+    pe.parts = parts_for(pe.bytes, p.part_bytes);
     pe.send = r.is_send();
     pe.think_ns = options.mode == Mode::dag ? scaled(r.dtime_ns, options.time_scale) : 0;
     pe.timed_ns = te.trace_time_ns == 0 || node_first == INT64_MAX
@@ -119,34 +144,13 @@ RankPlan build_rank_plan(const trace::Job& job, const RankMap& map, int rank,
     p.sends_to[pe.peer].push_back(e);
   }
   add_receives(job, map, copies, p);
-  invert_dependencies(p);
-
-  for (const PlanEntry& pe : p.entries) {
-    if (!pe.replayable) {
-      ++p.unreplayable;
-    } else if (pe.send) {
-      ++p.sends;
-      if (pe.parts > 1) ++p.split_messages;
-    } else {
-      ++p.receives;
-    }
-  }
-  for (size_t r = 0; r < world; ++r) {
-    if (static_cast<int>(r) == rank) continue;
-    const bool traffic = !p.sends_to[r].empty() || !p.recvs_from[r].empty();
-    if (traffic || rank == 0 || r == 0) p.peers.push_back(static_cast<int>(r));
-  }
+  finish_plan(p);
   return p;
 }
 
 uint64_t plan_fingerprint(const trace::Job& job, const RankMap& map, const PlanOptions& options,
                           const Copies& copies) noexcept {
-  uint64_t h = 0xcbf29ce484222325ull;
-  auto mix = [&h](uint64_t v) {
-    h ^= v;
-    h *= 0x100000001b3ull;
-    h ^= h >> 29;
-  };
+  FingerprintMix mix;
   mix(job.num_workers);
   mix(job.num_servers);
   mix(job.messages.size());
@@ -162,13 +166,10 @@ uint64_t plan_fingerprint(const trace::Job& job, const RankMap& map, const PlanO
     }
   }
   for (uint16_t node : map.nodes_by_rank()) mix(node);
-  mix(static_cast<uint64_t>(options.mode));
-  mix(std::bit_cast<uint64_t>(options.time_scale));
-  mix(static_cast<uint64_t>(options.transfer));
-  mix(options.part_bytes);
+  mix_plan_options(mix, options);
   mix(static_cast<uint64_t>(copies.replay_iterations));
   mix(copies.count);
-  return h;
+  return mix.value();
 }
 
 }  // namespace dlcnet::replay

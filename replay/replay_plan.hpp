@@ -30,6 +30,10 @@ struct PlanEntry {
   int32_t msg_opnum = 0;
   bool send = false;
   bool replayable = false;  // both ends are replayed in this copy; else completes at once
+  // No message: a compute node (Chakra's COMP_NODE and the other kinds without a message),
+  // complete think_ns after its dependencies (dag; at once otherwise), on the replay's clock
+  // without waiting for it: what depends on it is planned that much later.
+  bool compute = false;
 };
 
 struct RankPlan {
@@ -60,6 +64,29 @@ struct RankPlan {
 
 RankPlan build_rank_plan(const trace::Job& job, const RankMap& map, int rank,
                          const PlanOptions& options, const Copies& copies);
+
+// Transport operations for a message of `bytes` (split above part_bytes).
+uint32_t parts_for(uint64_t bytes, uint64_t part_bytes) noexcept;
+// The end of every plan builder: the dependents (CSR) from the timeline's dependencies, the
+// counts (sends, receives, not replayed, split) and the peers to connect. Needs rank,
+// entries, timeline.deps, sends_to and recvs_from.
+void finish_plan(RankPlan& p);
+
+// The hash behind the plan fingerprints (FNV-1a with a shift).
+class FingerprintMix {
+ public:
+  void operator()(uint64_t v) noexcept {
+    h_ ^= v;
+    h_ *= 0x100000001b3ull;
+    h_ ^= h_ >> 29;
+  }
+  uint64_t value() const noexcept { return h_; }
+
+ private:
+  uint64_t h_ = 0xcbf29ce484222325ull;
+};
+// The options every fingerprint holds: mode, time scale, op and part size.
+void mix_plan_options(FingerprintMix& mix, const PlanOptions& options) noexcept;
 
 // Largest message of the job: sizes the buffer alike on every rank.
 uint64_t largest_message(const trace::Job& job) noexcept;

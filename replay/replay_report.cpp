@@ -58,8 +58,7 @@ void print_iterations(std::ostream& out, const ReplayReport& r) {
   trace::print_figure_legend(out, kIterationFigures);
 }
 
-void print_fidelity(std::ostream& out, const ReplayReport& r, const trace::Job& job,
-                    const RankMap& map) {
+void print_fidelity(std::ostream& out, const ReplayReport& r, const RankNamer& name) {
   Table t({{"rank", ""},
            {"node", ""},
            {"sent", ""},
@@ -73,10 +72,10 @@ void print_fidelity(std::ostream& out, const ReplayReport& r, const trace::Job& 
   for (const RankReport& k : r.ranks) {
     const LatencySummary s = summarize_latency(k.sched_error_s);
     const LatencySummary h = summarize_latency(k.order_hold_s);
-    t.add_row({std::to_string(k.rank), job.nodes[map.node_of(k.rank)].name(),
-               std::to_string(k.sends), std::to_string(k.receives), std::to_string(k.wrong),
-               fixed(s.p50 * 1e6, 2), fixed(s.p99 * 1e6, 2), fixed(s.max * 1e6, 2),
-               std::to_string(h.count), fixed(h.p99 * 1e6, 1)});
+    t.add_row({std::to_string(k.rank), name(k.rank), std::to_string(k.sends),
+               std::to_string(k.receives), std::to_string(k.wrong), fixed(s.p50 * 1e6, 2),
+               fixed(s.p99 * 1e6, 2), fixed(s.max * 1e6, 2), std::to_string(h.count),
+               fixed(h.p99 * 1e6, 1)});
   }
   out << "\n# replay fidelity: scheduling error = post - (dependencies completed + think time); "
          "held = sends that waited for their channel's order\n";
@@ -162,7 +161,11 @@ void print_report(std::ostream& out, const ReplayReport& r, const trace::Job& jo
       << r.transport_reason << "), " << r.world_size << " ranks from " << r.rank_source << '\n';
   out << "# " << map.describe(job) << '\n';
   print_iterations(out, r);
-  print_fidelity(out, r, job, map);
+  print_outcome(out, r, [&](int k) { return job.nodes[map.node_of(k)].name(); });
+}
+
+void print_outcome(std::ostream& out, const ReplayReport& r, const RankNamer& name) {
+  print_fidelity(out, r, name);
   print_pairs(out, r.pairs);
   out << "\n# scheduling error over all ranks: p50 " << fixed(r.sched_error_s.p50 * 1e6, 2)
       << " us, p99 " << fixed(r.sched_error_s.p99 * 1e6, 2) << " us, max "

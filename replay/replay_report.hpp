@@ -4,7 +4,9 @@
 // trace's).
 #pragma once
 
+#include <functional>
 #include <ostream>
+#include <string>
 
 #include "replay/replay_analysis.hpp"
 
@@ -26,5 +28,12 @@ void print_fidelity_verdict(std::ostream& out, const Fidelity& fidelity);
 
 void print_report(std::ostream& out, const ReplayReport& report, const trace::Job& job,
                   const RankMap& map);
+
+// What a replay rank stands for in reports: "worker0", "job.3.et".
+using RankNamer = std::function<std::string(int rank)>;
+// The end of every replay's console report: per rank its messages and scheduling (the fidelity
+// table), one-way latency per pair, the scheduling error, the OK/FAILED line and the fidelity
+// verdict.
+void print_outcome(std::ostream& out, const ReplayReport& report, const RankNamer& name);
 
 }  // namespace dlcnet::replay

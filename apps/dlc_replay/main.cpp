@@ -7,8 +7,7 @@
 
 #include "apps/dlc_replay/options.hpp"
 #include "launch/rank_main.hpp"
-#include "replay/replay_rank_map.hpp"
-#include "trace/trace_loader.hpp"
+#include "replay/replay_job.hpp"
 
 int main(int argc, char** argv) {
   using namespace dlcnet;
@@ -19,11 +18,8 @@ int main(int argc, char** argv) {
   if (o.check) {
     // What a launcher (scripts/run-main.sh) asks before it boots a guest or starts ranks.
     try {
-      const trace::Job job = trace::read_job(o.replay.inputs);
-      const int world = RankMap::make(job, o.replay.map_spec).world_size();
-      std::cout << "dlc-replay: check passed: " << job.messages.size() << " messages, " << world
-                << " ranks (" << job.num_workers << " workers, " << job.num_servers
-                << " servers); nothing was sent\n";
+      const auto job = open_replay_job(job_source(o.replay));
+      std::cout << "dlc-replay: check passed: " << job->summary() << "; nothing was sent\n";
       return 0;
     } catch (const std::exception& e) {
       std::cerr << "dlc-replay: " << e.what() << '\n';
@@ -38,9 +34,8 @@ int main(int argc, char** argv) {
   m.spawn_options.quiet = o.job.run.quiet;
   m.spawn_options.tool = "dlc-replay";
   m.prepare_spawn = [&](SpawnOptions& so) {
-    // The job says how many ranks: one per worker and server.
-    const trace::Job job = trace::read_job(o.replay.inputs);
-    so.world_size = RankMap::make(job, o.replay.map_spec).world_size();
+    // The job says how many ranks: one per worker and server, or per Chakra file.
+    so.world_size = open_replay_job(job_source(o.replay))->world_size();
   };
   return rank_main(m, argc, argv, [&](const RankEnv& env) {
     o.job.run.env = env;

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <map>
 
+#include "apps/chakra_options.hpp"
 #include "apps/cli_number.hpp"
 #include "apps/cli_parse.hpp"
 #include "apps/version/version.hpp"
@@ -21,6 +22,7 @@ constexpr double kMaxTimeScale = 1e6;
 
 struct Text {
   std::string mode = "dag", op = "send", release = "instant", part;
+  dlcnet::cli::ChakraCollectiveText collectives;
 };
 
 void validate(Options& o, const Text& t) {
@@ -28,6 +30,7 @@ void validate(Options& o, const Text& t) {
   r.plan.mode = *mode_from_string(t.mode);
   r.plan.transfer = *transfer_from_string(t.op);
   r.release = *release_from_string(t.release);
+  r.collectives = t.collectives.options();
   if (!t.part.empty()) {
     r.part_limit = parse_size(t.part, "--part-bytes");
     // At least 4: a message (up to 4 GiB) then has at most 2^30 parts (kMaxParts).
@@ -37,7 +40,10 @@ void validate(Options& o, const Text& t) {
 }
 
 void add_replay_options(CLI::App& app, replay::Options& r, Text& t) {
-  app.add_option("job", r.inputs, "job directory (or trace files)")->required();
+  app.add_option("job", r.inputs,
+                 "job directory (or trace files): SketchDLC or native, or a Chakra job's .et "
+                 "files, one rank per file")
+      ->required();
   app.add_option("--mode", t.mode,
                  "dag: dependencies + think time; timed: trace time stamps; "
                  "asap: dependencies only")
@@ -47,14 +53,16 @@ void add_replay_options(CLI::App& app, replay::Options& r, Text& t) {
       ->check(dlcnet::cli::real(0, kMaxTimeScale))
       ->capture_default_str();
   app.add_option("--iterations", r.plan.iterations,
-                 "training iterations to replay: fewer cuts the job, more loops it (0: as traced)")
+                 "training iterations to replay: fewer cuts the job, more loops it (0: as "
+                 "traced; not for Chakra jobs)")
       ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations));
   app.add_option("--op", t.op, "push/pull as send/receive, or RDMA write + notification")
       ->check(CLI::IsMember({"send", "write"}))
       ->capture_default_str();
   app.add_option("--map", r.map_spec,
                  "trace node to rank, e.g. server0=0,worker0=1 (default: "
-                 "workers then servers)");
+                 "workers then servers; Chakra jobs: rank r is the file of rank r)");
+  dlcnet::cli::add_chakra_collective_options(app, t.collectives);
   app.add_option("--recv-ahead", r.recv_ahead, "receives posted ahead per peer")
       ->check(dlcnet::cli::whole<uint32_t>(1, 1u << 16))
       ->capture_default_str();

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/chakra_options.hpp"
 #include "apps/cli_number.hpp"
 #include "apps/dlc_trace/chakra_commands.hpp"
 #include "apps/dlc_trace/commands.hpp"
@@ -22,17 +23,12 @@ struct StatsOptions {
   size_t keys = 20;
   bool force = false;
   bool quiet = false;
-  std::string coll_size = "whole";
-  int32_t root = 0;
+  dlcnet::cli::ChakraCollectiveText collectives;
 };
 
 int run_stats(const StatsOptions& o, Argv args) {
   if (chakra::is_chakra_input(o.inputs)) {
-    ChakraStatsOptions c{o.inputs, o.json, o.force, o.quiet, {}};
-    c.collectives.size_reading =
-        o.coll_size == "whole" ? chakra::SizeReading::kWhole : chakra::SizeReading::kPerRank;
-    c.collectives.root = o.root;
-    return run_chakra_stats(c, args);
+    return run_chakra_stats({o.inputs, o.json, o.force, o.quiet, o.collectives.options()}, args);
   }
   // Opened before the work (core/output_file.hpp); '-' is standard output.
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json == "-" ? "" : o.json);
@@ -75,15 +71,7 @@ void add_stats(CLI::App& app, int* exit, Argv args) {
       ->capture_default_str();
   sub->add_flag("--force", o->force, "compute statistics even when the trace has errors");
   sub->add_flag("-q,--quiet", o->quiet, "no console tables (with --json)");
-  sub->add_option("--coll-size", o->coll_size,
-                  "Chakra jobs: what comm_size means for all-gather, reduce-scatter, gather and "
-                  "scatter: the whole buffer (ASTRA-sim's reading) or one rank's piece")
-      ->check(CLI::IsMember({"whole", "per-rank"}))
-      ->capture_default_str();
-  sub->add_option("--root", o->root,
-                  "Chakra jobs: the root rank of broadcast, reduce, gather and scatter")
-      ->check(dlcnet::cli::whole<int32_t>(0))
-      ->capture_default_str();
+  dlcnet::cli::add_chakra_collective_options(*sub, o->collectives);
   sub->callback([o, exit, args] { *exit = run_stats(*o, args); });
 }
 

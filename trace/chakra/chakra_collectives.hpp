@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "trace/chakra/chakra_model.hpp"
 
@@ -29,8 +30,26 @@ struct Traffic {
   Traffic& operator+=(const Traffic& o) noexcept;
 };
 
-// Rank `rank`'s messages in one collective `c` of comm_size `size` among `n` ranks (byte
-// counts saturate at 2^64-1 rather than wrap).
+// One point-to-point step of a rank in a collective: a send to or a receive from `peer` of
+// `bytes`. Rounds order the steps: a send of round k > 0 carries what the rank's receives of
+// round k-1 brought (a ring forwards the chunk it received; a barrier's root answers once all
+// ranks have called), so it waits for them; the sends and receives of round 0 wait for nothing
+// but the collective's start.
+struct Step {
+  uint32_t round = 0;
+  int32_t peer = 0;
+  uint64_t bytes = 0;
+  bool send = false;
+};
+
+// Rank `rank`'s steps in one collective `c` of comm_size `size` among `n` ranks, in the order
+// the algorithm takes them (by round, then sends before receives). The k-th step of rank a
+// that sends to rank b meets the k-th step of rank b that receives from rank a.
+std::vector<Step> steps(Collective c, uint64_t size, int32_t n, int32_t rank,
+                        const CollectiveOptions& o);
+
+// Rank `rank`'s messages in one collective: the sums of its steps (byte counts saturate at
+// 2^64-1 rather than wrap).
 Traffic expand(Collective c, uint64_t size, int32_t n, int32_t rank, const CollectiveOptions& o);
 
 // "ring", "pairwise", "flat tree from the root"...

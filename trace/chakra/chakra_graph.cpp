@@ -1,16 +1,19 @@
 #include "trace/chakra/chakra_graph.hpp"
 
+#include <functional>
+#include <queue>
 #include <unordered_map>
 #include <vector>
 
 namespace dlcnet::trace::chakra {
 namespace {
 
-void add(Diagnostics& diag, Problem p, const Rank& r, const Node& n, const std::string& what) {
-  if (diag.wants(p)) {
-    diag.add(p, r.file, 0, describe(n) + ": " + what);
+void add(Diagnostics* diag, Problem p, const Rank& r, const Node& n, const std::string& what) {
+  if (diag == nullptr) return;
+  if (diag->wants(p)) {
+    diag->add(p, r.file, 0, describe(n) + ": " + what);
   } else {
-    diag.count(p);
+    diag->count(p);
   }
 }
 
@@ -51,14 +54,12 @@ void check_cycles(const Rank& r, const std::vector<std::vector<uint32_t>>& deps,
       }
     }
   }
-  add(diag, Problem::kDependencyCycle, r, r.nodes[at],
+  add(&diag, Problem::kDependencyCycle, r, r.nodes[at],
       "field 'ctrl_deps'/'data_deps': on a dependency cycle (" + std::to_string(n - freed) +
           " nodes can never run)");
 }
 
-}  // namespace
-
-void check_graph(const Rank& r, Diagnostics& diag) {
+std::vector<std::vector<uint32_t>> resolve(const Rank& r, Diagnostics* diag) {
   std::unordered_map<uint64_t, uint32_t> by_id;
   by_id.reserve(r.nodes.size());
   for (uint32_t i = 0; i < r.nodes.size(); ++i) {
@@ -86,7 +87,42 @@ void check_graph(const Rank& r, Diagnostics& diag) {
       }
     }
   }
-  check_cycles(r, deps, diag);
+  return deps;
+}
+
+}  // namespace
+
+void check_graph(const Rank& r, Diagnostics& diag) {
+  check_cycles(r, resolve(r, &diag), diag);
+}
+
+std::vector<std::vector<uint32_t>> resolve_dependencies(const Rank& rank) {
+  return resolve(rank, nullptr);
+}
+
+std::vector<uint32_t> dependency_order(const std::vector<std::vector<uint32_t>>& deps) {
+  const size_t n = deps.size();
+  std::vector<uint32_t> waiting(n, 0);
+  std::vector<std::vector<uint32_t>> users(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    waiting[i] = static_cast<uint32_t>(deps[i].size());
+    for (const uint32_t d : deps[i]) users[d].push_back(i);
+  }
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (waiting[i] == 0) ready.push(i);
+  }
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const uint32_t i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (const uint32_t u : users[i]) {
+      if (--waiting[u] == 0) ready.push(u);
+    }
+  }
+  return order;
 }
 
 }  // namespace dlcnet::trace::chakra

@@ -2,6 +2,9 @@
 // a node of the same file, no cycle.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "trace/chakra/chakra_model.hpp"
 #include "trace/trace_diagnostics.hpp"
 
@@ -9,5 +12,14 @@ namespace dlcnet::trace::chakra {
 
 // Problems in `diag`, each naming the file, the node and the field (ctrl_deps, data_deps, id).
 void check_graph(const Rank& rank, Diagnostics& diag);
+
+// Each node's dependencies (ctrl_deps, then data_deps) as positions in rank.nodes; an id that
+// names no node is left out (check_graph reports it).
+std::vector<std::vector<uint32_t>> resolve_dependencies(const Rank& rank);
+
+// The positions of the nodes in an order that puts every node after its dependencies, the
+// file's order where the graph leaves it free (the lowest position ready goes first); the nodes
+// on or behind a cycle are left out.
+std::vector<uint32_t> dependency_order(const std::vector<std::vector<uint32_t>>& deps);
 
 }  // namespace dlcnet::trace::chakra

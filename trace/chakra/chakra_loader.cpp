@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include "core/error.hpp"
 #include "trace/chakra/chakra_files.hpp"
 #include "trace/chakra/chakra_graph.hpp"
 #include "trace/chakra/chakra_match.hpp"
@@ -33,6 +34,15 @@ LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem
   for (const Rank& r : res.job.ranks) check_graph(r, diag);
   check_messages(res.job, diag);
   return res;
+}
+
+Job read_job(std::span<const std::string> inputs) {
+  LoadResult res = load_job(inputs, 20);
+  if (!res.ok()) {
+    throw Error("Chakra job rejected: " + std::to_string(res.diagnostics.errors()) + " errors\n" +
+                res.diagnostics.first_errors(5));
+  }
+  return std::move(res.job);
 }
 
 }  // namespace dlcnet::trace::chakra

@@ -21,4 +21,8 @@ struct LoadResult {
 // most `keep_per_problem` of each kind kept), the job holds what could be read.
 LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem = 10000);
 
+// load_job() that throws Error with the first errors (file, node, field), as trace::read_job
+// does for a SketchDLC or native job, unless the job is clean of errors.
+Job read_job(std::span<const std::string> inputs);
+
 }  // namespace dlcnet::trace::chakra

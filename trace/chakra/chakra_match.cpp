@@ -15,11 +15,12 @@ struct Side {
   const Node* node;
 };
 
-void add(Diagnostics& diag, Problem p, const Side& s, const std::string& what) {
-  if (diag.wants(p)) {
-    diag.add(p, s.rank->file, 0, describe(*s.node) + ": " + what);
+void add(Diagnostics* diag, Problem p, const Side& s, const std::string& what) {
+  if (diag == nullptr) return;
+  if (diag->wants(p)) {
+    diag->add(p, s.rank->file, 0, describe(*s.node) + ": " + what);
   } else {
-    diag.count(p);
+    diag->count(p);
   }
 }
 
@@ -29,7 +30,7 @@ std::string key_text(const Key& k) {
 }
 
 // The peer must be another rank of the job.
-bool peer_ok(const Job& job, const Side& s, int64_t peer, const char* field, Diagnostics& diag) {
+bool peer_ok(const Job& job, const Side& s, int64_t peer, const char* field, Diagnostics* diag) {
   if (peer < 0 || peer >= job.world || peer == s.rank->rank) {
     add(diag, Problem::kBadOpId, s,
         std::string("field '") + field + "': rank " + std::to_string(peer) +
@@ -50,29 +51,59 @@ void check_bytes(const Rank& r, Diagnostics& diag) {
       bytes = UINT64_MAX;
     }
     if (__builtin_add_overflow(total, bytes, &total)) {
-      add(diag, Problem::kBadNumber, Side{&r, &n},
+      add(&diag, Problem::kBadNumber, Side{&r, &n},
           "field 'comm_size': the rank's bytes overflow 64 bits here");
       return;
     }
   }
 }
 
-}  // namespace
-
-void check_messages(const Job& job, Diagnostics& diag) {
+// The sends and receives of each (comm_src, comm_dst, comm_tag), in file order; a peer that is
+// not another rank of the job is reported to `diag` (when given) and left out.
+struct Channels {
   std::map<Key, std::vector<Side>> sends;
   std::map<Key, std::vector<Side>> recvs;
+};
+
+Channels collect(const Job& job, Diagnostics* diag) {
+  Channels c;
   for (const Rank& r : job.ranks) {
-    check_bytes(r, diag);
     for (const Node& n : r.nodes) {
       const Side s{&r, &n};
       if (n.type == NodeType::kCommSend && peer_ok(job, s, n.dst, "comm_dst", diag)) {
-        sends[{n.src, n.dst, n.tag}].push_back(s);
+        c.sends[{n.src, n.dst, n.tag}].push_back(s);
       } else if (n.type == NodeType::kCommRecv && peer_ok(job, s, n.src, "comm_src", diag)) {
-        recvs[{n.src, n.dst, n.tag}].push_back(s);
+        c.recvs[{n.src, n.dst, n.tag}].push_back(s);
       }
     }
   }
+  return c;
+}
+
+}  // namespace
+
+std::vector<MatchedMessage> match_messages(const Job& job) {
+  const Channels c = collect(job, nullptr);
+  std::vector<MatchedMessage> out;
+  const auto position = [](const Side& s) {
+    return static_cast<uint32_t>(s.node - s.rank->nodes.data());
+  };
+  for (const auto& [key, list] : c.sends) {
+    const auto it = c.recvs.find(key);
+    const size_t matched = it == c.recvs.end() ? 0 : std::min(list.size(), it->second.size());
+    for (size_t i = 0; i < matched; ++i) {
+      const Side& recv = it->second[i];
+      out.push_back({list[i].rank->rank, position(list[i]), recv.rank->rank, position(recv)});
+    }
+  }
+  return out;
+}
+
+void check_messages(const Job& job, Diagnostics& diag) {
+  for (const Rank& r : job.ranks) check_bytes(r, diag);
+  const Channels c = collect(job, &diag);
+  const auto& sends = c.sends;
+  const auto& recvs = c.recvs;
   // Unmatched only when the peer's file was read: a missing rank is reported once, as such.
   for (const auto& [key, list] : sends) {
     const auto it = recvs.find(key);
@@ -80,7 +111,7 @@ void check_messages(const Job& job, Diagnostics& diag) {
     for (size_t i = 0; i < matched; ++i) {
       const Node& recv = *it->second[i].node;
       if (list[i].node->size != recv.size) {
-        add(diag, Problem::kUnmatchedMessage, list[i],
+        add(&diag, Problem::kUnmatchedMessage, list[i],
             "field 'comm_size': " + std::to_string(list[i].node->size) + " B, but its receive (" +
                 it->second[i].rank->file + " " + describe(recv) + ") has " +
                 std::to_string(recv.size) + " B");
@@ -88,7 +119,7 @@ void check_messages(const Job& job, Diagnostics& diag) {
     }
     if (job.rank(std::get<1>(key)) == nullptr) continue;
     for (size_t i = matched; i < list.size(); ++i) {
-      add(diag, Problem::kUnmatchedMessage, list[i],
+      add(&diag, Problem::kUnmatchedMessage, list[i],
           "field 'comm_dst': a send without its receive: rank " + std::to_string(std::get<1>(key)) +
               " has no COMM_RECV_NODE for it (" + key_text(key) + ")");
     }
@@ -98,7 +129,7 @@ void check_messages(const Job& job, Diagnostics& diag) {
     const size_t matched = it == sends.end() ? 0 : it->second.size();
     if (job.rank(std::get<0>(key)) == nullptr) continue;
     for (size_t i = matched; i < list.size(); ++i) {
-      add(diag, Problem::kUnmatchedMessage, list[i],
+      add(&diag, Problem::kUnmatchedMessage, list[i],
           "field 'comm_src': a receive without its send: rank " + std::to_string(std::get<0>(key)) +
               " has no COMM_SEND_NODE for it (" + key_text(key) + ")");
     }

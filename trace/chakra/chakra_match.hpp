@@ -5,6 +5,8 @@
 // bits.
 #pragma once
 
+#include <vector>
+
 #include "trace/chakra/chakra_model.hpp"
 #include "trace/trace_diagnostics.hpp"
 
@@ -12,5 +14,17 @@ namespace dlcnet::trace::chakra {
 
 // Problems in `diag` naming the file, the node and the field.
 void check_messages(const Job& job, Diagnostics& diag);
+
+// A send and its receive as check_messages() pairs them: ranks, and the nodes' positions in
+// their Rank::nodes.
+struct MatchedMessage {
+  int32_t sender = 0;
+  uint32_t send_node = 0;
+  int32_t receiver = 0;
+  uint32_t recv_node = 0;
+};
+// Every pair check_messages() finds, by (comm_src, comm_dst, comm_tag), then in file order;
+// what it reports as unmatched is left out.
+std::vector<MatchedMessage> match_messages(const Job& job);
 
 }  // namespace dlcnet::trace::chakra
