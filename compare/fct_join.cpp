@@ -10,6 +10,12 @@
 namespace dlcnet::compare {
 namespace {
 
+// fct.txt's start and the map's agree to the nanosecond (both rounded from the same time);
+// unsigned, as both are: any value of either is compared without overflow.
+bool same_start(uint64_t a, uint64_t b) {
+  return (a > b ? a - b : b - a) <= 1;
+}
+
 uint64_t flow_key(uint32_t src, uint32_t dst, uint32_t sport) {
   return (static_cast<uint64_t>(src & 0xffffu) << 48) |
          (static_cast<uint64_t>(dst & 0xffffu) << 32) | sport;
@@ -22,6 +28,11 @@ Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const F
   // The flows of each (src, dst, sport), in the map's order: one, unless a pair has more than
   // 65536 flows and HPCC's 16-bit ports came round (flows/hpcc_fct.hpp); then the record's
   // start tells them apart (with free starts: the first not yet predicted).
+  if (fct.size() > map.flows.size()) {  // the map cut short, or another job's fct.txt
+    throw Error(fct_file + ": " + std::to_string(fct.size()) + " flows, more than the flow map " +
+                map_file + " holds (" + std::to_string(map.flows.size()) +
+                "): is this the fct.txt of that flow.txt?");
+  }
   std::unordered_map<uint64_t, std::vector<uint32_t>> by_key;
   by_key.reserve(map.flows.size());
   for (const MappedFlow& m : map.flows) by_key[flow_key(m.src, m.dst, m.sport)].push_back(m.flow);
@@ -39,8 +50,7 @@ Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const F
     uint32_t pick = it->second.front();
     for (uint32_t c : it->second) {
       const MappedFlow& x = map.flows[c];
-      const bool starts = free_starts || std::llabs(static_cast<long long>(r.start_ns) -
-                                                    static_cast<long long>(x.start_ns)) <= 1;
+      const bool starts = free_starts || same_start(r.start_ns, x.start_ns);
       if (starts && predicted[c] < 0) {
         pick = c;
         break;
@@ -54,8 +64,7 @@ Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const F
       throw Error(where + "field size: " + std::to_string(r.size) + " bytes, " + flow + " has " +
                   std::to_string(m.size));
     }
-    if (!free_starts &&
-        std::llabs(static_cast<long long>(r.start_ns) - static_cast<long long>(m.start_ns)) > 1) {
+    if (!free_starts && !same_start(r.start_ns, m.start_ns)) {
       throw Error(where + "field start_ns: " + std::to_string(r.start_ns) + ", " + flow +
                   " starts at " + std::to_string(m.start_ns));
     }

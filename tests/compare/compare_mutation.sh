@@ -38,11 +38,13 @@ else
 fi
 
 # Refusals that rightly name the file without a line or field: the file as a whole is wrong (a
-# directory, empty, not text, of no format `queue` knows; a map none of whose flows matched, or
-# with no flow at all).
+# directory, empty, not text, of no format `queue` knows; a map none of whose flows matched,
+# with no flow at all, or with fewer flows than the fct.txt: lines lost; JSON nested past what
+# Python reads).
 allowed_whole_file() {
   grep -Eq ": (is a directory|empty|not UTF-8|no messages|cannot read|JSON but not an object)|\
-not a queue series dlc-compare knows|no flow of .* could be compared|holds no flows" "$work/err"
+not a queue series dlc-compare knows|no flow of .* could be compared|holds no flows|\
+flows, more than the flow map|JSON nested too deeply or too large" "$work/err"
 }
 
 # run NAME SEED VICTIM WHAT CMD...: one run under the limits; asserts as said above.

@@ -82,8 +82,15 @@ TEST(Compare, AnFctOfAnotherFlowListIsRefused) {
   expect_fct_error("0b000101 0b000001 10000 100 1001 0 110000 50000\n", "fct.txt:1: field size");
   expect_fct_error("0b000101 0b000001 10000 100 1000 77 110000 50000\n",
                    "fct.txt:1: field start_ns");
+  // Past int64 (compare_mutation seed 8796: a signed difference overflowed under UBSan).
+  expect_fct_error("0b000101 0b000001 10000 100 1000 9223372036854775808 110000 50000\n",
+                   "fct.txt:1: field start_ns");
   expect_fct_error(std::string(kFct) + "0b000101 0b000001 10000 100 1000 0 110000 50000\n",
-                   "fct.txt:5: flow 0 (sport 10000) is predicted twice");
+                   "fct.txt: 5 flows, more than the flow map m.map holds (4)");
+  const std::string fct(kFct);
+  expect_fct_error(
+      fct.substr(0, fct.rfind("0b000101")) + "0b000101 0b000001 10000 100 1000 0 110000 50000\n",
+      "fct.txt:4: flow 0 (sport 10000) is predicted twice");
 }
 
 // A pair with more than 65536 flows: HPCC's 16-bit ports come round (flows/hpcc_fct.hpp), so
