@@ -249,7 +249,8 @@ UR = "2026-11-27-ucx-3.json"  # the runner's code
 UCX_ALL = [UR, U5, U3]
 R8 = "2026-11-27-ring-8-runner.json"
 FAN = "2026-11-27-fanin-2.json"
-FAIR, FIFO = "2026-11-27-compare-accuracy-fair-2.json", "2026-11-27-compare-accuracy-fifo-2.json"
+FAIR, FIFO = ("2026-11-27-compare-accuracy-ns3-fair-iw.json",
+              "2026-11-27-compare-accuracy-ns3-fifo.json")
 MS = "2026-11-27-model-speed.json"
 SS = "2026-11-27-setup-scale.json"
 TL = "2026-11-27-trace-load.json"
@@ -311,8 +312,8 @@ FIGURES = [
       V(RF_ALL, "/machine_floor/*/lateness_p99_s", "max", ".0f", scale=1e6)]),
     ("Status: ring against Open MPI and the port rate",
      "every size from 1 MiB: {} to {} of the port rate on a rate-limited star (its TCP "
-     "ceiling) and {} to {}x Open MPI; {} to {}x (paired) on this host over tcp and shared "
-     "memory",
+     "ceiling; BBR, not re-measured under cubic yet) and {} to {}x Open MPI; {} to {}x "
+     "(paired) on this host over tcp and shared memory",
      [V(R8, STAR + "dlcnet_busbw_over_port_rate", "min", ".3f"),
       V(R8, STAR + "dlcnet_busbw_over_port_rate", "max", ".3f"),
       V(R8, STAR + "ratio", "min", ".3f"),
@@ -406,10 +407,12 @@ FIGURES = [
 
     # ---- Benchmarks: dlc-compare's model against the star ----------------------------------
     ("Benchmarks: the model against the star",
-     "`{}` and `-fifo-2.json` ({}): fair ports (DRR between senders): fan-in BCT error within "
-     "{} %, ring busbw within {} %, per-message \\|error\\| p50 {} to {} %; FIFO tbf ports: BCT "
-     "within {} %, per-message p50 {} to {} %, where in the fan-ins of 2 to 16 workers the "
-     "measurement itself repeats per message only within {} to {} %",
+     "`{}` and `-fifo.json` ({}), cubic: fair ports (DRR between senders, `--initcwnd 1000`): "
+     "fan-in BCT error within {} %, ring busbw within {} %, per-message \\|error\\| p50 {} to {} %; "
+     "FIFO tbf ports (TCP's defaults): BCT within {} %, per-message p50 {} to {} %, where in the "
+     "fan-ins of 2 to 16 workers the measurement itself repeats per message only within {} to "
+     "{} %; ns-3 (`dlc-ns3-predict`) on the same runs: fan-in BCT within {} % (fair) and {} % "
+     "(FIFO), per message {} to {} % and {} to {} %",
      [V(FAIR, "/context/date", fmt=lambda _: FAIR), V(FAIR, "/context/dlcnet_commit", fmt=commit),
       V(FAIR, "/table/*/bct_error_median", abs_max_pct, ".1f",
         where=lambda h: h["pattern"] == "fanin"),
@@ -424,12 +427,27 @@ FIGURES = [
       V(FIFO, "/table/*/repeat_abs_change_p50", "min", ".1f", scale=100,
         where=fanin_of_several),
       V(FIFO, "/table/*/repeat_abs_change_p50", "max", ".1f", scale=100,
-        where=fanin_of_several)]),
+        where=fanin_of_several),
+      V(FAIR, "/table/*/ns3_bct_error_median", abs_max_pct, ".1f",
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FIFO, "/table/*/ns3_bct_error_median", abs_max_pct, ".1f",
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FAIR, "/table/*/ns3_abs_error_p50", "min", ".1f", scale=100,
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FAIR, "/table/*/ns3_abs_error_p50", "max", ".1f", scale=100,
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FIFO, "/table/*/ns3_abs_error_p50", "min", ".1f", scale=100,
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FIFO, "/table/*/ns3_abs_error_p50", "max", ".1f", scale=100,
+        where=lambda h: h["pattern"] == "fanin")]),
     ("Benchmarks: the model against the star, met",
-     "BCT yes; per message yes on fair ports, on FIFO ports only at {} (docs/compare.md)",
-     [V(FIFO, "/table", fmt=fifo_per_message_met)]),
+     "BCT on FIFO ports yes, on fair ports no (up to {} %: the model predicts the bursts fast); "
+     "per message yes on fair ports, on FIFO ports only at {} (docs/compare.md)",
+     [V(FAIR, "/table/*/bct_error_median", abs_max_pct, ".1f",
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FIFO, "/table", fmt=fifo_per_message_met)]),
     ("Benchmarks: the model against the star, FIFO same commit",
-     "`-fifo-2.json` ({})", [V(FIFO, "/context/dlcnet_commit", fmt=commit)]),
+     "`-fifo.json` ({})", [V(FIFO, "/context/dlcnet_commit", fmt=commit)]),
 
     # ---- Benchmarks: the model's speed -----------------------------------------------------
     ("Benchmarks: the model's speed",
