@@ -248,7 +248,7 @@ U5, U3 = "2026-11-27-ucx-2.json", "2026-11-27-ucx.json"
 UR = "2026-11-27-ucx-3.json"  # the runner's code
 UCX_ALL = [UR, U5, U3]
 R8 = "2026-11-27-ring-8-runner.json"
-FAN = "2026-11-27-fanin-2.json"
+FAN = "2026-11-27-fanin-cubic.json"
 FAIR, FIFO = ("2026-11-27-compare-accuracy-ns3-fair-iw.json",
               "2026-11-27-compare-accuracy-ns3-fifo.json")
 MS = "2026-11-27-model-speed.json"
