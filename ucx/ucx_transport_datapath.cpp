@@ -40,13 +40,10 @@ ucp_request_param_t op_param(ucp_mem_h memh) noexcept {
 }  // namespace
 
 // ---- checks shared by the post_* calls ----
-
 void UcxTransport::set_error(const char* call, int peer, const char* what) noexcept {
-  try {
-    // -1: a local check, no peer involved.
-    last_error_ = std::string("ucx: ") + call +
-                  (peer >= 0 ? "(rank " + std::to_string(peer) + ")" : std::string("()")) + ": " +
-                  what;
+  try {  // peer -1: a local check, no peer involved
+    const std::string who = peer >= 0 ? "(rank " + std::to_string(peer) + ")" : "()";
+    last_error_ = std::string("ucx: ") + call + who + ": " + what;
   } catch (...) {  // out of memory while reporting: keep the previous text
   }
 }
