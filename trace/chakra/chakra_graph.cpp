@@ -17,10 +17,10 @@ void add(Diagnostics* diag, Problem p, const Rank& r, const Node& n, const std::
   }
 }
 
-// Kahn's algorithm over the resolved edges; the nodes never freed lie on or behind a cycle.
-// One of those on a cycle is named: walk back from any of them until a node repeats.
-void check_cycles(const Rank& r, const std::vector<std::vector<uint32_t>>& deps,
-                  Diagnostics& diag) {
+// Kahn's algorithm: the nodes in an order where each comes after its dependencies; the nodes
+// on or behind a cycle are never freed and left out. lowest_first: of the ready nodes the one
+// of lowest index (a stable order, dependency_order's); else the last freed (check_cycles').
+std::vector<uint32_t> kahn(const std::vector<std::vector<uint32_t>>& deps, bool lowest_first) {
   const size_t n = deps.size();
   std::vector<uint32_t> waiting(n, 0);
   std::vector<std::vector<uint32_t>> users(n);
@@ -28,34 +28,48 @@ void check_cycles(const Rank& r, const std::vector<std::vector<uint32_t>>& deps,
     waiting[i] = static_cast<uint32_t>(deps[i].size());
     for (const uint32_t d : deps[i]) users[d].push_back(i);
   }
-  std::vector<uint32_t> ready;
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> heap;
+  std::vector<uint32_t> stack;
+  const auto push = [&](uint32_t i) { lowest_first ? heap.push(i) : stack.push_back(i); };
   for (uint32_t i = 0; i < n; ++i) {
-    if (waiting[i] == 0) ready.push_back(i);
+    if (waiting[i] == 0) push(i);
   }
-  size_t freed = 0;
-  while (!ready.empty()) {
-    const uint32_t i = ready.back();
-    ready.pop_back();
-    ++freed;
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  while (!(lowest_first ? heap.empty() : stack.empty())) {
+    const uint32_t i = lowest_first ? heap.top() : stack.back();
+    lowest_first ? heap.pop() : stack.pop_back();
+    order.push_back(i);
     for (const uint32_t u : users[i]) {
-      if (--waiting[u] == 0) ready.push_back(u);
+      if (--waiting[u] == 0) push(u);
     }
   }
-  if (freed == n) return;
+  return order;
+}
+
+// The nodes Kahn's algorithm never frees lie on or behind a cycle. One of those on a cycle is
+// named: walk back from any of them until a node repeats.
+void check_cycles(const Rank& r, const std::vector<std::vector<uint32_t>>& deps,
+                  Diagnostics& diag) {
+  const size_t n = deps.size();
+  const std::vector<uint32_t> order = kahn(deps, false);
+  if (order.size() == n) return;
+  std::vector<bool> freed(n, false);
+  for (const uint32_t i : order) freed[i] = true;
   uint32_t at = 0;
-  while (waiting[at] == 0) ++at;
+  while (freed[at]) ++at;
   std::vector<bool> seen(n, false);
   while (!seen[at]) {  // every stuck node has a stuck dependency
     seen[at] = true;
     for (const uint32_t d : deps[at]) {
-      if (waiting[d] != 0) {
+      if (!freed[d]) {
         at = d;
         break;
       }
     }
   }
   add(&diag, Problem::kDependencyCycle, r, r.nodes[at],
-      "field 'ctrl_deps'/'data_deps': on a dependency cycle (" + std::to_string(n - freed) +
+      "field 'ctrl_deps'/'data_deps': on a dependency cycle (" + std::to_string(n - order.size()) +
           " nodes can never run)");
 }
 
@@ -101,28 +115,7 @@ std::vector<std::vector<uint32_t>> resolve_dependencies(const Rank& rank) {
 }
 
 std::vector<uint32_t> dependency_order(const std::vector<std::vector<uint32_t>>& deps) {
-  const size_t n = deps.size();
-  std::vector<uint32_t> waiting(n, 0);
-  std::vector<std::vector<uint32_t>> users(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    waiting[i] = static_cast<uint32_t>(deps[i].size());
-    for (const uint32_t d : deps[i]) users[d].push_back(i);
-  }
-  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (waiting[i] == 0) ready.push(i);
-  }
-  std::vector<uint32_t> order;
-  order.reserve(n);
-  while (!ready.empty()) {
-    const uint32_t i = ready.top();
-    ready.pop();
-    order.push_back(i);
-    for (const uint32_t u : users[i]) {
-      if (--waiting[u] == 0) ready.push(u);
-    }
-  }
-  return order;
+  return kahn(deps, true);
 }
 
 }  // namespace dlcnet::trace::chakra
