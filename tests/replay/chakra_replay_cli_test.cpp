@@ -5,10 +5,7 @@
 // does, with the exit code of any bad input (1), before a rank starts.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -23,22 +20,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-struct CliRun {
-  int exit = -1;
-  std::string output;  // stdout and stderr
-};
+using trace::test::CliRun;
 
 CliRun replay(const std::string& args) {
-  const std::string cmd = std::string(DLC_REPLAY_BIN) + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return trace::test::run_shell(std::string(DLC_REPLAY_BIN) + " " + args);
 }
 
 using Ranks = std::vector<std::vector<pb::Node>>;

@@ -2,10 +2,8 @@
 // of error: each names the file, the node and the field, and exits 1) and the real traces of
 // ../shared/data/chakra, held against the counts their README's definitions give.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
@@ -21,22 +19,10 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int exit = -1;
-  std::string output;  // stdout and stderr
-};
+using trace::test::CliRun;
 
 CliRun run(const std::string& args) {
-  const std::string cmd = std::string(DLC_TRACE_BIN) + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return trace::test::run_shell(std::string(DLC_TRACE_BIN) + " " + args);
 }
 
 // A job of two ranks: rank 0 computes then sends 4096 B (tag 1) to rank 1, which receives it

@@ -1,9 +1,6 @@
 // dlc-trace end to end: the built binary, as a user runs it.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -13,23 +10,11 @@
 namespace dlcnet::trace {
 namespace {
 
-struct CliRun {
-  int exit = -1;
-  std::string output;  // stdout and stderr
-};
+using test::CliRun;
 
 // `before`: shell text in front of the binary (a pipe into it).
 CliRun run(const std::string& args, const std::string& before = "") {
-  const std::string cmd = before + std::string(DLC_TRACE_BIN) + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return test::run_shell(before + std::string(DLC_TRACE_BIN) + " " + args);
 }
 
 TEST(Cli, SynthValidateStatsConvertRoundTrip) {

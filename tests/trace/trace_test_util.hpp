@@ -35,6 +35,14 @@ LoadResult load(const std::string& input);
 // The record of `node` with this OP_ID; fails the test (and returns kNone) when absent.
 uint32_t find(const Node& node, int32_t key, int32_t opnum, uint16_t peer);
 
+// A command run through the shell, its stdout and stderr together, and its exit code (-1 when
+// it did not exit normally).
+struct CliRun {
+  int exit = -1;
+  std::string output;
+};
+CliRun run_shell(const std::string& command);
+
 // Every diagnostic of `problem`, formatted ("file:line: severity: text").
 std::vector<std::string> messages(const Diagnostics& d, Problem problem);
 
