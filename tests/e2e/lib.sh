@@ -127,6 +127,17 @@ star_cleanup() {
 
 has_rdma_device() { [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; }
 
+# replay_transport TRANSPORT LAUNCHER: a replay test's transport options in T (verbs; ucx over
+# shared memory), or exit 77 (skipped) without an RDMA device for verbs or mpirun for mpirun.
+replay_transport() {
+  case "$1" in
+    verbs) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
+           T=(--transport verbs) ;;
+    ucx)   T=(--transport ucx --ucx-tls sm) ;;
+  esac
+  command -v mpirun >/dev/null || [ "$2" != mpirun ] || { echo "no mpirun: skipped"; exit 77; }
+}
+
 finish() {
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]

@@ -22,12 +22,7 @@ if [ ! -d "$data" ]; then
   echo "no $data: skipped"
   exit 77
 fi
-case "$transport" in
-  verbs) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
-         T=(--transport verbs) ;;
-  ucx)   T=(--transport ucx --ucx-tls sm) ;;
-esac
-command -v mpirun >/dev/null || [ "$launcher" != mpirun ] || { echo "no mpirun: skipped"; exit 77; }
+replay_transport "$transport" "$launcher"
 
 # replay JOB NAME ARGS...: one replay of $data/JOB, then its checks against dlc-trace stats.
 replay() {

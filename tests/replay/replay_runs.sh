@@ -7,12 +7,7 @@ launcher="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
 job="$here/../../examples/lenet5-2w1s"
 B="$BIN/dlc-replay"
-case "$transport" in
-  verbs) has_rdma_device || { echo "no RDMA device: skipped"; exit 77; }
-         T=(--transport verbs) ;;
-  ucx)   T=(--transport ucx --ucx-tls sm) ;;
-esac
-command -v mpirun >/dev/null || [ "$launcher" != mpirun ] || { echo "no mpirun: skipped"; exit 77; }
+replay_transport "$transport" "$launcher"
 
 # run NAME CHECK-ARGS -- DLC-REPLAY-ARGS...: one replay, then its checks.
 run() {
