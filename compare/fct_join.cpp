@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -33,22 +34,28 @@ Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const F
                 map_file + " holds (" + std::to_string(map.flows.size()) +
                 "): is this the fct.txt of that flow.txt?");
   }
-  std::unordered_map<uint64_t, std::vector<uint32_t>> by_key;
+  // by_key: a key's first flow in the map; same_key: the next flow with the same key (none: -1).
+  std::unordered_map<uint64_t, uint32_t> by_key;
   by_key.reserve(map.flows.size());
-  for (const MappedFlow& m : map.flows) by_key[flow_key(m.src, m.dst, m.sport)].push_back(m.flow);
+  std::vector<uint32_t> same_key(map.flows.size(), UINT32_MAX);
+  for (size_t i = map.flows.size(); i-- > 0;) {
+    const MappedFlow& m = map.flows[i];
+    const auto [it, fresh] = by_key.try_emplace(flow_key(m.src, m.dst, m.sport), m.flow);
+    if (!fresh) same_key[m.flow] = std::exchange(it->second, m.flow);
+  }
   std::vector<int64_t> predicted(map.flows.size(), -1);
   std::vector<uint64_t> predicted_start(map.flows.size(), 0);
   for (const FctRecord& r : fct) {
-    const std::string where = fct_file + ":" + std::to_string(r.line) + ": ";
+    const auto where = [&] { return fct_file + ":" + std::to_string(r.line) + ": "; };
     const auto it = by_key.find(flow_key(r.src(), r.dst(), r.sport));
     if (it == by_key.end()) {
-      throw Error(where + "no flow " + std::to_string(r.src()) + " -> " + std::to_string(r.dst()) +
-                  " with sport " + std::to_string(r.sport) + " in the flow map " + map_file + " (" +
-                  std::to_string(map.flows.size()) +
+      throw Error(where() + "no flow " + std::to_string(r.src()) + " -> " +
+                  std::to_string(r.dst()) + " with sport " + std::to_string(r.sport) +
+                  " in the flow map " + map_file + " (" + std::to_string(map.flows.size()) +
                   " flows): is this the fct.txt of that flow.txt?");
     }
-    uint32_t pick = it->second.front();
-    for (uint32_t c : it->second) {
+    uint32_t pick = it->second;
+    for (uint32_t c = it->second; c != UINT32_MAX; c = same_key[c]) {
       const MappedFlow& x = map.flows[c];
       const bool starts = free_starts || same_start(r.start_ns, x.start_ns);
       if (starts && predicted[c] < 0) {
@@ -58,19 +65,21 @@ Join join_fct(const FlowMap& map, const std::string& map_file, std::span<const F
     }
     const MappedFlow& m = map.flows[pick];
     // The map's line too: either file may be the one that is wrong.
-    const std::string flow = "flow " + std::to_string(m.flow) + " of the flow map (" + map_file +
-                             (m.line ? ":" + std::to_string(m.line) : std::string()) + ")";
+    const auto flow = [&] {
+      return "flow " + std::to_string(m.flow) + " of the flow map (" + map_file +
+             (m.line ? ":" + std::to_string(m.line) : std::string()) + ")";
+    };
     if (r.size != m.size) {
-      throw Error(where + "field size: " + std::to_string(r.size) + " bytes, " + flow + " has " +
-                  std::to_string(m.size));
+      throw Error(where() + "field size: " + std::to_string(r.size) + " bytes, " + flow() +
+                  " has " + std::to_string(m.size));
     }
     if (!free_starts && !same_start(r.start_ns, m.start_ns)) {
-      throw Error(where + "field start_ns: " + std::to_string(r.start_ns) + ", " + flow +
+      throw Error(where() + "field start_ns: " + std::to_string(r.start_ns) + ", " + flow() +
                   " starts at " + std::to_string(m.start_ns));
     }
     if (predicted[m.flow] >= 0) {
-      throw Error(where + "flow " + std::to_string(m.flow) + " (sport " + std::to_string(r.sport) +
-                  ") is predicted twice");
+      throw Error(where() + "flow " + std::to_string(m.flow) + " (sport " +
+                  std::to_string(r.sport) + ") is predicted twice");
     }
     predicted[m.flow] = static_cast<int64_t>(r.fct_ns);
     predicted_start[m.flow] = r.start_ns;
