@@ -21,7 +21,7 @@ check_fails "unknown transport" "--transport" "$B" lat --transport tcp --loopbac
 check_fails "loopback with server" "--loopback runs both ends" "$B" lat somehost --loopback
 "$B" lat --help >"$work/help" 2>&1 && grep -q -- "--rdma-cm" "$work/help" && ok "help lists options" || bad "help"
 # A server that never appears: the client gives up after its timeout, naming the address.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
+port=$(free_port)
 start=$(date +%s)
 check_fails "absent server" "could not connect to 127.0.0.1:$port within" \
   "$B" lat 127.0.0.1 -p "$port" --timeout 2 --transport ucx --ucx-tls tcp

@@ -8,9 +8,6 @@ tls="$1"
 B="$BIN/dlc-bench"
 T=(--transport ucx --timeout 30)
 [ "$tls" = default ] || T+=(--ucx-tls "$tls")
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])'
-}
 
 # sweep VICTIM: runs a sweep, SIGKILLs VICTIM (server or client) once the client printed three
 # rows, and leaves the survivor's stderr in $work/survivor.err and its exit in $rc, $secs.

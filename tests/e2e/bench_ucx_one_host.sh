@@ -4,9 +4,6 @@
 # lanes, error handling and same_host.
 source "$(dirname "$0")/lib.sh"
 B="$BIN/dlc-bench"
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])'
-}
 # pair NAME JSON ARGS...: a server and a client of `lat -s 64 -n 2000` on 127.0.0.1.
 pair() {
   local name="$1" json="$2" port

@@ -125,6 +125,24 @@ star_cleanup() {
   rm -rf "$work"
 }
 
+# free_port: a TCP port free now, drawn below the kernel's ephemeral range (32768 and up on
+# Debian), so that no outgoing connection or UCX listener of a test running beside this one can
+# take it between the draw and the bind (port 0's answer is an ephemeral port: CI saw it taken).
+free_port() {
+  python3 -c '
+import random, socket
+for _ in range(200):
+    p = random.randrange(20000, 32000)
+    s = socket.socket()
+    try:
+        s.bind(("", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        s.close()
+else:
+    raise SystemExit("free_port: no free port in 20000-31999")'
+}
 has_rdma_device() { [ -n "$(ls /sys/class/infiniband 2>/dev/null)" ]; }
 
 # replay_transport TRANSPORT LAUNCHER: a replay test's transport options in T (verbs; ucx over

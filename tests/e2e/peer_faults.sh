@@ -101,7 +101,7 @@ named() {
 bench_run() {
   local mode="$1" victim="$2" sig="${3:-STOP}" port srv cli dead survivor
   shift $(($# < 3 ? $# : 3))
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("",0)); print(s.getsockname()[1])')
+  port=$(free_port)
   local n=100
   rm -f "$work/sweep.json"
   # Not under timeout(1): the signals are for dlc-bench itself; await bounds the survivor, and
