@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "trace/chakra/chakra_graph.hpp"
+#include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_match.hpp"
 
 namespace dlcnet::replay {
@@ -20,21 +21,9 @@ namespace {
 namespace ck = trace::chakra;
 using ck::NodeType;
 
-std::vector<uint32_t> collectives_of(const ck::Rank& r) {
-  std::vector<uint32_t> out;
-  for (uint32_t i = 0; i < r.nodes.size(); ++i) {
-    if (r.nodes[i].type == NodeType::kCommColl) out.push_back(i);
-  }
-  return out;
-}
-
 std::vector<ck::Step> steps_of(const ck::Job& job, const ck::Rank& r, const ck::Node& n,
                                const ck::CollectiveOptions& coll) {
-  return ck::steps(n.collective, n.size, job.world, r.rank, coll);
-}
-
-[[noreturn]] void refuse(const ck::Rank& r, const ck::Node& n, const std::string& what) {
-  throw Error(r.file + ": " + ck::describe(n) + ": " + what);
+  return ck::collective_steps(job, r, n, coll);
 }
 
 // Microseconds of the trace as replay nanoseconds, scaled; in double, clamped far from overflow.
@@ -88,7 +77,6 @@ class Builder {
     for (const ck::MatchedMessage& m : ck::match_messages(job)) {
       if (m.receiver == rank) sender_of_.emplace(m.recv_node, std::pair(m.sender, m.send_node));
     }
-    my_colls_ = collectives_of(me_);
     first_start_ = UINT64_MAX;
     for (const ck::Node& n : me_.nodes) {
       if (n.start_us != 0) first_start_ = std::min(first_start_, n.start_us);
@@ -115,7 +103,8 @@ class Builder {
         message(e, true, static_cast<int32_t>(n.dst), n.size, key(n), 0, 0);
       } else if (n.type == NodeType::kCommRecv) {
         const auto it = sender_of_.find(pos);
-        if (it == sender_of_.end()) refuse(me_, n, "field 'comm_src': a receive without its send");
+        if (it == sender_of_.end())
+          throw Error(ck::describe(me_, n) + ": field 'comm_src': a receive without its send");
         const auto [s, sn] = it->second;
         message(e, false, s, n.size, key(job_.ranks[static_cast<size_t>(s)].nodes[sn]), 0,
                 layout(s).first[sn]);
@@ -180,12 +169,20 @@ class Builder {
     }
   }
 
-  PeerSide& peer_side(std::map<int32_t, PeerSide>& sides, int32_t peer, size_t k) {
+  // ck::group_collectives(), kept per rank and group.
+  const std::vector<uint32_t>& colls(int32_t rank, const std::string& pg) {
+    const auto [it, fresh] = colls_.try_emplace({rank, pg});
+    if (fresh) it->second = ck::group_collectives(job_.ranks[static_cast<size_t>(rank)], pg);
+    return it->second;
+  }
+
+  PeerSide& peer_side(std::map<int32_t, PeerSide>& sides, int32_t peer, const std::string& pg,
+                      size_t k) {
     const auto [it, fresh] = sides.try_emplace(peer);
     PeerSide& s = it->second;
     if (!fresh) return s;
     const ck::Rank& r = job_.ranks[static_cast<size_t>(peer)];
-    const uint32_t pos = collectives_of(r)[k];
+    const uint32_t pos = colls(peer, pg)[k];
     s.node = &r.nodes[pos];
     s.first = layout(peer).first[pos];
     const std::vector<ck::Step> theirs = steps_of(job_, r, *s.node, coll_);
@@ -197,8 +194,9 @@ class Builder {
 
   void add_collective(const ck::Node& n, uint32_t pos, uint32_t start) {
     p_.entries[start].compute = true;
-    const auto k = static_cast<size_t>(std::lower_bound(my_colls_.begin(), my_colls_.end(), pos) -
-                                       my_colls_.begin());
+    const std::vector<uint32_t>& mine_in_group = colls(me_.rank, n.pg_name);
+    const auto k = static_cast<size_t>(
+        std::lower_bound(mine_in_group.begin(), mine_in_group.end(), pos) - mine_in_group.begin());
     std::map<int32_t, PeerSide> sides;
     std::vector<uint32_t> steps_done, previous, current;
     uint32_t round = 0;
@@ -217,11 +215,10 @@ class Builder {
         message(e, true, s.peer, s.bytes, key(n), static_cast<int32_t>(j), 0);
         continue;
       }
-      PeerSide& side = peer_side(sides, s.peer, k);
+      PeerSide& side = peer_side(sides, s.peer, n.pg_name, k);
       if (side.next >= side.sends.size() || side.sends[side.next].second != s.bytes) {
-        refuse(me_, n,
-               "field 'comm_type': its steps do not meet rank " + std::to_string(s.peer) + "'s " +
-                   ck::describe(*side.node));
+        throw Error(ck::describe(me_, n) + ": field 'comm_type': its steps do not meet rank " +
+                    std::to_string(s.peer) + "'s " + ck::describe(*side.node));
       }
       const uint32_t their_step = side.sends[side.next++].first;
       message(e, false, s.peer, s.bytes, key(*side.node), static_cast<int32_t>(their_step),
@@ -238,68 +235,13 @@ class Builder {
   const ck::CollectiveOptions& coll_;
   std::vector<std::optional<Layout>> layouts_;
   std::unordered_map<uint32_t, std::pair<int32_t, uint32_t>> sender_of_;  // receive -> send
-  std::vector<uint32_t> my_colls_;
+  std::map<std::pair<int32_t, std::string>, std::vector<uint32_t>> colls_;
   uint64_t first_start_ = UINT64_MAX;
   std::vector<std::tuple<int32_t, uint32_t, uint32_t>> recvs_;  // peer, sender's entry, entry
   RankPlan p_;
 };
 
 }  // namespace
-
-void check_chakra_replayable(const ck::Job& job, const ck::CollectiveOptions& coll) {
-  if (job.ranks.empty()) throw Error("the Chakra job has no rank");
-  if (coll.root < 0 || coll.root >= job.world) {
-    throw Error("--root " + std::to_string(coll.root) + ": the job has ranks 0 to " +
-                std::to_string(job.world - 1));
-  }
-  const ck::Rank& r0 = job.ranks.front();
-  const std::vector<uint32_t> c0 = collectives_of(r0);
-  for (const ck::Rank& r : job.ranks) {
-    for (const ck::Node& n : r.nodes) {
-      if (n.id > static_cast<uint64_t>(INT32_MAX)) {
-        refuse(r, n,
-               "field 'id': " + std::to_string(n.id) +
-                   " is above 2^31-1: the replay's records name a message by its sending "
-                   "node's id as an int32");
-      }
-    }
-    const std::vector<uint32_t> cs = collectives_of(r);
-    for (size_t k = 0; k < cs.size(); ++k) {
-      const ck::Node& n = r.nodes[cs[k]];
-      if (!n.pg_name.empty()) {
-        refuse(r, n,
-               "field 'pg_name': process group '" + n.pg_name +
-                   "' is not resolved: dlc-replay replays collectives of the whole world only "
-                   "(no pg_name)");
-      }
-      const std::string nth = "collective number " + std::to_string(k + 1);
-      if (k >= c0.size()) {
-        refuse(r, n,
-               "field 'comm_type': " + nth + " of this rank, but rank 0 (" + r0.file + ") has " +
-                   std::to_string(c0.size()) + ": every rank takes part in every collective");
-      }
-      const ck::Node& m = r0.nodes[c0[k]];
-      const std::string theirs = " (" + r0.file + " " + ck::describe(m) + ")";
-      if (n.collective != m.collective) {
-        refuse(r, n,
-               "field 'comm_type': " + std::string(ck::collective_name(n.collective)) + ", but " +
-                   nth + " of rank 0 is " + std::string(ck::collective_name(m.collective)) +
-                   theirs);
-      }
-      if (n.size != m.size) {
-        refuse(r, n,
-               "field 'comm_size': " + std::to_string(n.size) + " B, but " + nth +
-                   " of rank 0 has " + std::to_string(m.size) + " B" + theirs);
-      }
-    }
-    if (cs.size() < c0.size()) {
-      refuse(r0, r0.nodes[c0[cs.size()]],
-             "field 'comm_type': collective number " + std::to_string(cs.size() + 1) +
-                 " of rank 0, but rank " + std::to_string(r.rank) + " (" + r.file + ") has " +
-                 std::to_string(cs.size()) + ": every rank takes part in every collective");
-    }
-  }
-}
 
 RankPlan build_chakra_plan(const ck::Job& job, int rank, const PlanOptions& options,
                            const ck::CollectiveOptions& coll) {
@@ -325,6 +267,15 @@ ChakraMessages chakra_messages(const ck::Job& job, const ck::CollectiveOptions& 
   return m;
 }
 
+namespace {
+
+void mix_text(FingerprintMix& mix, std::string_view text) {
+  mix(text.size());
+  for (const char c : text) mix(static_cast<uint64_t>(static_cast<unsigned char>(c)));
+}
+
+}  // namespace
+
 uint64_t chakra_fingerprint(const ck::Job& job, const PlanOptions& options,
                             const ck::CollectiveOptions& coll) noexcept {
   FingerprintMix mix;
@@ -339,11 +290,17 @@ uint64_t chakra_fingerprint(const ck::Job& job, const PlanOptions& options,
             static_cast<uint64_t>(n.collective), n.start_us, n.duration_us}) {
         mix(v);
       }
+      mix_text(mix, n.pg_name);
       for (const auto* deps : {&n.ctrl_deps, &n.data_deps}) {
         mix(deps->size());
         for (const uint64_t d : *deps) mix(d);
       }
     }
+  }
+  for (const auto& [pg, group] : job.groups) {
+    mix_text(mix, pg);
+    mix(group.ranks.size());
+    for (const int32_t r : group.ranks) mix(static_cast<uint64_t>(r));
   }
   mix_plan_options(mix, options);
   mix(static_cast<uint64_t>(coll.root));

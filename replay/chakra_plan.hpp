@@ -6,7 +6,8 @@
 //     (trace/chakra/chakra_collectives.hpp) and an end entry; the start waits for the node's
 //     dependencies, a step's receive and a round-0 send for the start, a later round's send for
 //     the receives of the round before, the end for every step; what depends on the node waits
-//     for the end. The k-th collective of a rank meets the k-th of every other rank;
+//     for the end. The steps run among the ranks of the node's process group, and the k-th
+//     collective of a group on a rank meets the k-th of the group on every other member;
 //   - every other node (COMP_NODE, memory, metadata...): a compute entry that completes its
 //     duration (dag mode, scaled) after its dependencies.
 // Messages are named in records and flows by the sending node's id (key) and the step's place
@@ -21,10 +22,11 @@
 
 namespace dlcnet::replay {
 
-// Throws Error naming the file, the node and the field for what the replay cannot carry: a
-// collective of a process group (pg_name set), collectives that differ between ranks (count,
-// comm_type, comm_size), a node id above 2^31-1 (records name messages by int32 keys), a root
-// that is not a rank. `job` must be clean (trace::chakra::read_job).
+// Throws Error naming the file, the node and the field for what the replay cannot carry:
+// collectives that differ between the members of their process group (count, comm_type,
+// comm_size), a node id above 2^31-1 (records name messages by int32 keys), a root that is not
+// a rank of every rooted collective's group. `job` must be clean (trace::chakra::read_job, its
+// groups resolved). In replay/chakra_check.cpp.
 void check_chakra_replayable(const trace::chakra::Job& job,
                              const trace::chakra::CollectiveOptions& coll);
 

@@ -20,7 +20,7 @@ ck::Job read_checked(const JobSource& s) {
   if (s.iterations != 0) {
     throw Error("--iterations: a Chakra job has no iterations to cut or loop; it is replayed once");
   }
-  ck::Job job = ck::read_job(s.inputs);
+  ck::Job job = ck::read_job(s.inputs, s.collectives.comm_groups);
   check_chakra_replayable(job, s.collectives);
   return job;
 }

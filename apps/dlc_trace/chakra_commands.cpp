@@ -6,14 +6,16 @@
 #include "apps/cli_main.hpp"
 #include "core/output_file.hpp"
 #include "core/run_context.hpp"
+#include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_loader.hpp"
 #include "trace/chakra/chakra_stats_report.hpp"
 #include "trace/trace_stats_report.hpp"
 
 namespace dlcnet::trace::cli {
 
-int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, bool quiet) {
-  const chakra::LoadResult res = chakra::load_job(inputs, keep == 0 ? SIZE_MAX : keep);
+int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, bool quiet,
+                        const std::string& comm_groups) {
+  const chakra::LoadResult res = chakra::load_job(inputs, keep == 0 ? SIZE_MAX : keep, comm_groups);
   const Diagnostics& d = res.diagnostics;
   if (!quiet || d.errors() + d.warnings() != 0) std::cout << d.report() << d.explain();
   if (d.errors() != 0) return kExitRejected;
@@ -28,7 +30,7 @@ int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, boo
 
 int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
   const std::unique_ptr<OutputFile> json = open_output("--json", o.json == "-" ? "" : o.json);
-  const chakra::LoadResult res = chakra::load_job(o.inputs, 20);
+  const chakra::LoadResult res = chakra::load_job(o.inputs, 20, o.collectives.comm_groups);
   const Diagnostics& d = res.diagnostics;
   if (d.errors() != 0) {
     std::cerr << d.report();
@@ -40,6 +42,13 @@ int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
   if (res.job.world > 0 && o.collectives.root >= res.job.world) {
     throw dlcnet::cli::UsageError("--root " + std::to_string(o.collectives.root) +
                                   ": the job has ranks 0 to " + std::to_string(res.job.world - 1));
+  }
+  const int32_t smallest = chakra::smallest_rooted_group(res.job);
+  if (o.collectives.root >= smallest) {
+    throw dlcnet::cli::UsageError("--root " + std::to_string(o.collectives.root) +
+                                  ": a root is a rank of its collective's group, and the "
+                                  "smallest group a rooted collective runs in has " +
+                                  std::to_string(smallest) + " ranks");
   }
   const chakra::JobStats stats = chakra::compute_stats(res.job, o.collectives);
   if (!o.quiet) chakra::print_stats(std::cout, stats);

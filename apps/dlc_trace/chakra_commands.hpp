@@ -10,7 +10,8 @@
 
 namespace dlcnet::trace::cli {
 
-int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, bool quiet);
+int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, bool quiet,
+                        const std::string& comm_groups);
 
 struct ChakraStatsOptions {
   std::vector<std::string> inputs;

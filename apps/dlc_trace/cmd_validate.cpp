@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "apps/chakra_options.hpp"
 #include "apps/cli_number.hpp"
 #include "apps/dlc_trace/chakra_commands.hpp"
 #include "apps/dlc_trace/commands.hpp"
@@ -15,10 +16,13 @@ struct ValidateOptions {
   std::vector<std::string> inputs;
   size_t keep = 0;
   bool quiet = false;
+  std::string comm_groups;  // Chakra
 };
 
 int run_validate(const ValidateOptions& o) {
-  if (chakra::is_chakra_input(o.inputs)) return run_chakra_validate(o.inputs, o.keep, o.quiet);
+  if (chakra::is_chakra_input(o.inputs)) {
+    return run_chakra_validate(o.inputs, o.keep, o.quiet, o.comm_groups);
+  }
   LoadOptions lo;
   lo.keep_per_problem = o.keep == 0 ? SIZE_MAX : o.keep;
   const LoadResult res = load_job(o.inputs, lo);
@@ -54,6 +58,7 @@ void add_validate(CLI::App& app, int* exit, Argv args) {
                   "print at most N problems of each kind (0: all; counts are always exact)")
       ->check(dlcnet::cli::whole<size_t>(0));
   sub->add_flag("-q,--quiet", o->quiet, "print nothing for a clean job");
+  dlcnet::cli::add_comm_groups_option(*sub, o->comm_groups);
   sub->callback([o, exit] { *exit = run_validate(*o); });
 }
 

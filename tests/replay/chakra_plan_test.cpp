@@ -87,7 +87,7 @@ TEST(ChakraSteps, EverySendMeetsItsReceive) {
       for (const uint64_t size : {uint64_t{0}, uint64_t{5}, uint64_t{1000003}}) {
         for (const int32_t root : {0, n - 1}) {
           for (const auto reading : {ck::SizeReading::kWhole, ck::SizeReading::kPerRank}) {
-            const ck::CollectiveOptions o{reading, root};
+            const ck::CollectiveOptions o{reading, root, {}};
             std::vector<std::vector<ck::Step>> all;
             for (int32_t r = 0; r < n; ++r) {
               all.push_back(ck::steps(static_cast<Collective>(c), size, n, r, o));
@@ -207,7 +207,7 @@ TEST(ChakraPlan, FingerprintFollowsJobAndOptions) {
   EXPECT_NE(chakra_fingerprint(a, options(), {}), chakra_fingerprint(b, options(), {}));
   EXPECT_NE(chakra_fingerprint(a, options(), {}), chakra_fingerprint(a, options(Mode::asap), {}));
   EXPECT_NE(chakra_fingerprint(a, options(), {}),
-            chakra_fingerprint(a, options(), {ck::SizeReading::kWhole, 1}));
+            chakra_fingerprint(a, options(), {ck::SizeReading::kWhole, 1, {}}));
 }
 
 // A collective's span: its messages' first post to their last arrival; point-to-point messages
@@ -242,24 +242,31 @@ std::string refusal(const ck::Job& job, const ck::CollectiveOptions& o = {}) {
 }
 
 TEST(ChakraPlan, RefusesWhatItCannotReplay) {
-  ck::Node grouped = coll(4, Collective::kAllReduce, 64);
-  grouped.pg_name = "7";
-  std::string e = refusal(make_job({{coll(4, Collective::kAllReduce, 64)}, {grouped}}));
-  EXPECT_THAT(e, HasSubstr("job.1.et: node #0 (id 4, 'n4'): field 'pg_name': process group '7'"));
-
-  e = refusal(
+  std::string e = refusal(
       make_job({{coll(4, Collective::kAllReduce, 64)}, {coll(4, Collective::kBarrier, 0)}}));
   EXPECT_THAT(e, HasSubstr("job.1.et: node #0 (id 4, 'n4'): field 'comm_type': BARRIER, but "
-                           "collective number 1 of rank 0 is ALL_REDUCE"));
+                           "collective number 1 of the whole world on rank 0 is ALL_REDUCE"));
   e = refusal(
       make_job({{coll(4, Collective::kAllReduce, 64)}, {coll(4, Collective::kAllReduce, 8)}}));
-  EXPECT_THAT(e, HasSubstr("field 'comm_size': 8 B, but collective number 1 of rank 0 has 64 B"));
+  EXPECT_THAT(e, HasSubstr("field 'comm_size': 8 B, but collective number 1 of the whole world on "
+                           "rank 0 has 64 B"));
   e = refusal(make_job({{coll(4, Collective::kAllReduce, 64)}, {comp(4, 1)}}));
   EXPECT_THAT(e, HasSubstr("job.0.et: node #0 (id 4, 'n4'): field 'comm_type': collective number "
-                           "1 of rank 0, but rank 1 (job.1.et) has 0"));
+                           "1 of the whole world on rank 0, but rank 1 (job.1.et) has 0"));
   e = refusal(make_job({{comp(uint64_t{1} << 31, 1)}, {comp(1, 1)}}));
   EXPECT_THAT(e, HasSubstr("field 'id': 2147483648 is above 2^31-1"));
-  e = refusal(point_to_point(), {ck::SizeReading::kWhole, 2});
+  // Within a process group: its members' collectives in it must agree, in the group's order.
+  ck::Node reduce = coll(5, Collective::kAllReduce, 64);
+  ck::Node barrier = coll(5, Collective::kBarrier, 0);
+  reduce.pg_name = barrier.pg_name = "tp";
+  ck::Job grouped = make_job({{comp(1, 1)}, {reduce}, {barrier}});
+  grouped.groups["tp"] = ck::Group{{1, 2}, "groups.json"};
+  EXPECT_THAT(refusal(grouped),
+              HasSubstr("job.2.et: node #0 (id 5, 'n5'): field 'comm_type': BARRIER, but "
+                        "collective number 1 of process group 'tp' on rank 1 is ALL_REDUCE"));
+  grouped.ranks[2].nodes[0] = reduce;
+  EXPECT_EQ(refusal(grouped), "");
+  e = refusal(point_to_point(), {ck::SizeReading::kWhole, 2, {}});
   EXPECT_THAT(e, HasSubstr("--root 2: the job has ranks 0 to 1"));
   EXPECT_EQ(refusal(point_to_point()), "");
 }

@@ -114,19 +114,34 @@ TEST(ChakraReplay, BadJobRefusedNamingFileNodeAndField) {
   }
 }
 
-TEST(ChakraReplay, ProcessGroupRefused) {
-  trace::test::TempDir dir;
-  Ranks ranks(2);
-  for (auto& nodes : ranks) {
-    pb::Node n = test::coll(3, 0, 1024);
-    test::set_string(n, "pg_name", "1");
-    nodes.push_back(n);
+// Collectives of process groups run among their group's ranks (test::grouped_job: two
+// tensor-parallel groups of 2 and the world, 4 ranks): the groups' all-reduces 2(N-1) = 2
+// messages per rank (8), their broadcasts 1 each (2), the world all-reduce 6 per rank (24),
+// group "1"'s all-gather 1 per rank (2);
+// groups from the metadata node or from ASTRA-sim's communicator-group file; a group nobody
+// defines is refused before a rank starts.
+TEST(ChakraReplay, ProcessGroupsReplayAmongTheirRanks) {
+  constexpr int kMessages = 8 + 2 + 24 + 2;
+  trace::test::TempDir with_node;
+  write_job(with_node, test::grouped_job(test::kGroups));
+  trace::test::TempDir with_file;
+  write_job(with_file, test::grouped_job(""));
+  const std::string groups = with_file / "groups.json";
+  trace::test::write_file(groups, R"({"0": [0, 1, 2, 3], "1": [0, 1], "2": [3, 2]})");
+  for (const std::string& job : {with_node.path(), with_file.path() + " --comm-groups " + groups}) {
+    CliRun r = replay(job + kUcx + " --root 1");
+    EXPECT_EQ(r.exit, 0) << r.output;
+    EXPECT_THAT(r.output, HasSubstr("# OK: " + std::to_string(kMessages) +
+                                    " messages replayed, each sent and received once"));
   }
-  write_job(dir, ranks);
-  const CliRun r = replay(dir.path() + kUcx);
+  const CliRun r = replay(with_file.path() + kUcx);
   EXPECT_EQ(r.exit, 1) << r.output;
-  EXPECT_THAT(r.output, HasSubstr("job.0.et: node #0 (id 3, 'n3'): field 'pg_name': process "
-                                  "group '1' is not resolved"));
+  EXPECT_THAT(r.output, HasSubstr("job.0.et: error: node #0 (id 2, 'n2'): field 'pg_name': "
+                                  "process group '1' is not defined"));
+  const CliRun root = replay(with_node.path() + kUcx + " --root 2");
+  EXPECT_EQ(root.exit, 1) << root.output;
+  EXPECT_THAT(root.output, HasSubstr("--root 2: a root is a rank of the collective's group, and "
+                                     "the smallest group a rooted collective runs in has 2"));
 }
 
 // Rank 0's send of tag 1 waits for rank 1's message, which rank 1 sends only once rank 0's

@@ -76,6 +76,43 @@ pb::Node coll(uint64_t id, int64_t comm_type, int64_t size) {
   return n;
 }
 
+pb::Node coll(uint64_t id, int64_t comm_type, int64_t size, const std::string& pg_name) {
+  pb::Node n = coll(id, comm_type, size);
+  set_string(n, "pg_name", pg_name);
+  return n;
+}
+
+pb::Node pg_init(uint64_t id, const std::string& values) {
+  pb::Node n = node(id, pb::METADATA_NODE, {});
+  n.set_name("## process_group:init ##");
+  n.mutable_inputs()->set_values(values);
+  return n;
+}
+
+const char* const kGroups =
+    R"([{"pg_name": "0", "pg_desc": "default_pg", "ranks": [], "group_size": 4},)"
+    R"( {"pg_name": "1", "pg_desc": "tp", "ranks": [0, 1], "group_size": 2},)"
+    R"( {"pg_name": "2", "pg_desc": "tp", "ranks": [3, 2], "group_size": 2}])";
+
+std::vector<std::vector<pb::Node>> grouped_job(const std::string& values) {
+  std::vector<std::vector<pb::Node>> ranks(4);
+  for (int r = 0; r < 4; ++r) {
+    auto& nodes = ranks[static_cast<size_t>(r)];
+    const std::string tp = r < 2 ? "1" : "2";
+    if (!values.empty()) nodes.push_back(pg_init(1, values));
+    nodes.push_back(coll(2, 0, 1 << 20, tp));
+    nodes.push_back(coll(3, 5, 4096, tp));
+    nodes.back().add_data_deps(2);
+    nodes.push_back(coll(4, 0, 4096, "0"));
+    nodes.back().add_data_deps(3);
+    if (r < 2) {
+      nodes.push_back(coll(5, 2, 4096, tp));
+      nodes.back().add_data_deps(4);
+    }
+  }
+  return ranks;
+}
+
 std::string frame(const std::string& message) {
   std::string out;
   uint64_t len = message.size();

@@ -24,6 +24,19 @@ pb::Node send(uint64_t id, int64_t dst, int64_t tag, int64_t size,
 pb::Node recv(uint64_t id, int64_t src, int64_t tag, int64_t size,
               std::initializer_list<uint64_t> data_deps = {});
 pb::Node coll(uint64_t id, int64_t comm_type, int64_t size);
+// A collective of process group `pg_name`.
+pb::Node coll(uint64_t id, int64_t comm_type, int64_t size, const std::string& pg_name);
+// PyTorch's process-group metadata node, `values` its inputs' text (the groups' JSON).
+pb::Node pg_init(uint64_t id, const std::string& values);
+
+// PyTorch's configuration of two tensor-parallel groups, "1" (ranks 0, 1) and "2" (ranks 3, 2,
+// in that order), and the world, "0" ("ranks" empty), as JSON.
+extern const char* const kGroups;
+// Four ranks' nodes: the metadata node of `values` (none when empty), an all-reduce of 1 MiB in
+// the rank's tensor-parallel group (id 2), a broadcast of 4096 B in the same group (id 3), then
+// an all-reduce of 4096 B in group "0" (id 4), and on the ranks of group "1" only an all-gather
+// of 4096 B in it (id 5), each after the one before.
+std::vector<std::vector<pb::Node>> grouped_job(const std::string& values);
 
 // A file's bytes: a GlobalMetadata (version 0.0.4), then the nodes.
 std::string et_bytes(const std::vector<pb::Node>& nodes);

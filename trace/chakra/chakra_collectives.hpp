@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,7 +20,10 @@ enum class SizeReading : uint8_t { kWhole, kPerRank };
 
 struct CollectiveOptions {
   SizeReading size_reading = SizeReading::kWhole;
-  int32_t root = 0;  // the root of the rooted collectives (Chakra's nodes name none)
+  int32_t root = 0;  // the root of the rooted collectives, a group rank (Chakra names none)
+  // ASTRA-sim's communicator-group file (--comm-groups; none when empty): process groups
+  // beside those the job's files define (chakra_groups.hpp).
+  std::string comm_groups;
 };
 
 struct Traffic {

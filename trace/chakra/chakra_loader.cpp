@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "trace/chakra/chakra_files.hpp"
 #include "trace/chakra/chakra_graph.hpp"
+#include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_match.hpp"
 #include "trace/chakra/chakra_reader.hpp"
 
@@ -19,7 +20,8 @@ double thread_cpu_s() {
 
 }  // namespace
 
-LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem) {
+LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem,
+                    const std::string& comm_groups) {
   LoadResult res{Job{}, Diagnostics(keep_per_problem), 0};
   Diagnostics& diag = res.diagnostics;
   const std::vector<EtFile> files = find_chakra_files(inputs, diag);
@@ -32,12 +34,13 @@ LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem
   res.read_cpu_s = thread_cpu_s() - t0;
   if (!files.empty()) res.job.world = files.back().rank + 1;
   for (const Rank& r : res.job.ranks) check_graph(r, diag);
+  resolve_groups(res.job, comm_groups, diag);
   check_messages(res.job, diag);
   return res;
 }
 
-Job read_job(std::span<const std::string> inputs) {
-  LoadResult res = load_job(inputs, 20);
+Job read_job(std::span<const std::string> inputs, const std::string& comm_groups) {
+  LoadResult res = load_job(inputs, 20, comm_groups);
   if (!res.ok()) {
     throw Error("Chakra job rejected: " + std::to_string(res.diagnostics.errors()) + " errors\n" +
                 res.diagnostics.first_errors(5));

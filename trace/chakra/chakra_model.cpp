@@ -34,4 +34,8 @@ std::string describe(const Node& n) {
   return out + ")";
 }
 
+std::string describe(const Rank& r, const Node& n) {
+  return r.file + ": " + describe(n);
+}
+
 }  // namespace dlcnet::trace::chakra

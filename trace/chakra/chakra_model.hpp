@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,11 +67,27 @@ struct Node {
   std::string pg_name;  // empty: the whole world
 };
 
+// A process group's definition as a file gives it: the inputs of a METADATA_NODE named
+// `## process_group:init ##` (PyTorch's process-group configuration, JSON), read by
+// chakra_groups.hpp.
+struct GroupDefinition {
+  uint32_t node = 0;  // position in Rank::nodes
+  std::string values;
+};
+
 struct Rank {
   int32_t rank = 0;
   std::string file;
   std::string version;  // GlobalMetadata's
   std::vector<Node> nodes;
+  std::vector<GroupDefinition> group_definitions;
+};
+
+// A process group: its ranks in the group's order (group rank i is ranks[i]), and where it was
+// defined ("job.0.et: node #0 (id 1, ...)" or "--comm-groups groups.json").
+struct Group {
+  std::vector<int32_t> ranks;
+  std::string origin;
 };
 
 // The ranks read, in rank order: 0..world-1 when the job is whole (the loader reports a rank
@@ -78,11 +95,16 @@ struct Rank {
 struct Job {
   std::vector<Rank> ranks;
   int32_t world = 0;  // the highest rank named by a file, plus one
+  // The process groups collectives name by pg_name (chakra_groups.hpp); the whole world is
+  // pg_name "" and is not listed.
+  std::map<std::string, Group, std::less<>> groups;
   // Rank `r`'s file, or nullptr when it is missing.
   const Rank* rank(int64_t r) const noexcept;
 };
 
 // "node #3 (id 7, 'name')": how diagnostics name a node.
 std::string describe(const Node& n);
+// "job.1.et: node #3 (id 7, 'name')".
+std::string describe(const Rank& r, const Node& n);
 
 }  // namespace dlcnet::trace::chakra

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 
+#include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_node_decode.hpp"
 #include "trace/chakra/chakra_stream.hpp"
 #include "trace/chakra/et_def.pb.h"
@@ -70,6 +71,10 @@ bool read_rank(std::string_view bytes, std::string_view file, int32_t rank, Rank
     Node n;
     n.index = index;
     if (decode_node(node, rank, file, n, diag)) {
+      if (n.type == NodeType::kMetadata && is_group_definition(n.name)) {
+        out.group_definitions.push_back(
+            {static_cast<uint32_t>(out.nodes.size()), node.inputs().values()});
+      }
       out.nodes.push_back(std::move(n));
     } else {
       ok = false;

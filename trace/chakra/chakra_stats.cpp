@@ -1,5 +1,7 @@
 #include "trace/chakra/chakra_stats.hpp"
 
+#include "trace/chakra/chakra_groups.hpp"
+
 #include <map>
 #include <utility>
 
@@ -37,7 +39,7 @@ JobStats compute_stats(const Job& job, const CollectiveOptions& options) {
         case NodeType::kCommColl: {
           rs.comm_us += n.duration_us;
           ++rs.collectives;
-          const Traffic t = expand(n.collective, n.size, job.world, r.rank, options);
+          const Traffic t = collective_traffic(job, r, n, options);
           rs.collective += t;
           CollectiveStats& c = colls[{n.collective, n.pg_name}];
           c.type = n.collective;

@@ -42,8 +42,8 @@ struct JobStats {
   std::vector<CollectiveStats> collectives;  // by type, then process group
 };
 
-// Every collective among the job's `world` ranks (process groups are not resolved yet:
-// docs/chakra.md).
+// Every collective among the ranks of its process group (chakra_groups.hpp; the job's groups
+// resolved).
 JobStats compute_stats(const Job& job, const CollectiveOptions& options);
 
 }  // namespace dlcnet::trace::chakra
