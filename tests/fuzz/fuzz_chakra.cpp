@@ -1,11 +1,13 @@
 // libFuzzer target: one Chakra ET file (length-delimited GlobalMetadata and Nodes) through the
-// reader, then the rank's dependency graph, the message checks and the statistics. The first
+// reader, then the rank's dependency graph, its process groups (the metadata node's JSON), the
+// message checks and the statistics. The first
 // byte picks the job's size (1 to 8 ranks) and the file's rank in it; the rest is the file.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "trace/chakra/chakra_graph.hpp"
+#include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_match.hpp"
 #include "trace/chakra/chakra_reader.hpp"
 #include "trace/chakra/chakra_stats.hpp"
@@ -22,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   job.ranks.emplace_back();
   chakra::read_rank(bytes, "fuzz.et", rank, job.ranks.back(), diag);
   chakra::check_graph(job.ranks.back(), diag);
+  chakra::resolve_groups(job, "", diag);
   chakra::check_messages(job, diag);
   // Every diagnostic names the file.
   for (const Diagnostic& d : diag.kept()) {

@@ -267,9 +267,7 @@ void resolve_groups(Job& job, const std::string& comm_groups_file, Diagnostics& 
 std::vector<int32_t> group_ranks(const Job& job, std::string_view pg_name) {
   if (!pg_name.empty()) {
     const auto g = job.groups.find(pg_name);
-    if (g == job.groups.end())
-      throw Error("process group '" + std::string(pg_name) + "' is not resolved");
-    return g->second.ranks;
+    return g == job.groups.end() ? std::vector<int32_t>{} : g->second.ranks;
   }
   std::vector<int32_t> world(static_cast<size_t>(std::max(job.world, 0)));
   for (size_t r = 0; r < world.size(); ++r) world[r] = static_cast<int32_t>(r);

@@ -25,8 +25,8 @@ bool is_group_definition(std::string_view node_name) noexcept;
 // definitions of one pg_name with other ranks are an error naming both.
 void resolve_groups(Job& job, const std::string& comm_groups_file, Diagnostics& diag);
 
-// The ranks of the group `pg_name` in group order: 0..world-1 for "" (the whole world).
-// `pg_name` must be resolved (resolve_groups left no error).
+// The ranks of the group `pg_name` in group order: 0..world-1 for "" (the whole world); none
+// for a group the job does not define (resolve_groups reported it).
 std::vector<int32_t> group_ranks(const Job& job, std::string_view pg_name);
 
 // The positions of rank r's collectives of group `pg` ("" the whole world), in file order: the
