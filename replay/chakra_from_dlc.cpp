@@ -98,17 +98,15 @@ ck::Rank rank_from_plan(const trace::Job& job, const RankPlan& p) {
 
 }  // namespace
 
-ck::Job chakra_from_dlc(const trace::Job& job, const PlanOptions& options) {
+void chakra_ranks_from_dlc(const trace::Job& job, const PlanOptions& options,
+                           const std::function<void(const ck::Rank&)>& each) {
   PlanOptions o = options;
   o.mode = Mode::dag;
   const RankMap map = RankMap::make(job, "");
   const Copies copies = Copies::make(job, o.iterations);
-  ck::Job out;
-  out.world = map.world_size();
   for (int r = 0; r < map.world_size(); ++r) {
-    out.ranks.push_back(rank_from_plan(job, build_rank_plan(job, map, r, o, copies)));
+    each(rank_from_plan(job, build_rank_plan(job, map, r, o, copies)));
   }
-  return out;
 }
 
 }  // namespace dlcnet::replay

@@ -20,15 +20,19 @@
 // OP_ID ("Push_Send_Worker 3-5-s0").
 #pragma once
 
+#include <functional>
+
 #include "replay/replay_options.hpp"
 #include "trace/chakra/chakra_model.hpp"
 #include "trace/trace_model.hpp"
 
 namespace dlcnet::replay {
 
-// `options`: iterations (0: the trace's) and time_scale; the mode is dag whatever it says.
-// Throws Error as the replay would refuse the job (a worker or server without its file, a
-// loop that does not fit).
-trace::chakra::Job chakra_from_dlc(const trace::Job& job, const PlanOptions& options);
+// Each rank of the Chakra job, rank 0 first, to `each` (one rank held at a time: a job of
+// millions of records is written without holding it twice). `options`: iterations (0: the
+// trace's) and time_scale; the mode is dag whatever it says. Throws Error as the replay would
+// refuse the job (a worker or server without its file, a loop that does not fit).
+void chakra_ranks_from_dlc(const trace::Job& job, const PlanOptions& options,
+                           const std::function<void(const trace::chakra::Rank&)>& each);
 
 }  // namespace dlcnet::replay

@@ -372,6 +372,14 @@ TEST(ChakraWrite, Refusals) {
   EXPECT_TRUE(fs::exists(out + "/out.2.et"));
   EXPECT_TRUE(fs::exists(out + "/notes.txt"));
   EXPECT_EQ(run("validate -q " + out).exit, 0);
+  // A job the conversion refuses (a worker's file missing: it has no rank) leaves the job
+  // there whole, even with --overwrite.
+  fs::copy(job, tmp / "partial", fs::copy_options::recursive);
+  fs::remove_all(tmp / "partial/worker1");
+  r = run("convert " + (tmp / "partial") + " --to chakra --overwrite -o " + out);
+  EXPECT_EQ(r.exit, 3) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("worker1: its trace file is absent")) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/out.2.et"));
   // A directory that cannot be made: named, exit 3.
   trace::test::write_file(tmp / "file", "x");
   r = run("convert " + job + " --to chakra -o " + (tmp / "file/sub"));

@@ -119,18 +119,15 @@ std::string rank_bytes(const Rank& rank) {
   return out;
 }
 
-WriteCounts write_chakra_job(const Job& job, const std::string& dir, const std::string& name) {
+void write_chakra_rank(const Rank& rank, const std::string& dir, const std::string& name,
+                       WriteCounts& counts) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error("-o " + dir + ": cannot create the directory: " + ec.message());
-  WriteCounts counts;
-  for (const Rank& r : job.ranks) {
-    OutputFile out("-o", (fs::path(dir) / (name + "." + std::to_string(r.rank) + ".et")).string());
-    encode_rank(
-        r, [&](std::string_view s) { out.put(s); }, counts);
-    out.commit();
-  }
-  return counts;
+  OutputFile out("-o", (fs::path(dir) / (name + "." + std::to_string(rank.rank) + ".et")).string());
+  encode_rank(
+      rank, [&](std::string_view s) { out.put(s); }, counts);
+  out.commit();
 }
 
 }  // namespace dlcnet::trace::chakra

@@ -25,9 +25,10 @@ struct WriteCounts {
 // One rank's file, as bytes.
 std::string rank_bytes(const Rank& rank);
 
-// Writes `dir`/`name`.<rank>.et for every rank of `job` (creating `dir` when needed), each
-// through an OutputFile named "-o" (a temporary renamed into place: a failed write leaves no
-// half file). Throws Error naming the path.
-WriteCounts write_chakra_job(const Job& job, const std::string& dir, const std::string& name);
+// Writes `dir`/`name`.<rank>.et (creating `dir` when needed) through an OutputFile named "-o"
+// (a temporary renamed into place: a failed write leaves no half file), adding to `counts`.
+// Throws Error naming the path.
+void write_chakra_rank(const Rank& rank, const std::string& dir, const std::string& name,
+                       WriteCounts& counts);
 
 }  // namespace dlcnet::trace::chakra
