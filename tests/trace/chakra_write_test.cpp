@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -17,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/trace/chakra_test_util.hpp"
 #include "tests/trace/trace_test_util.hpp"
 #include "trace/chakra/chakra_loader.hpp"
 #include "trace/chakra/chakra_match.hpp"
@@ -327,16 +327,8 @@ TEST(ChakraWrite, IterationsAndTimeScale) {
   EXPECT_EQ(run("validate " + (tmp / "six")).exit, 0);
 }
 
-// ../shared/data/chakra: absent on a developer's machine (skipped), required in CI.
-std::string shared_data() {
-  const std::string d = DLCNET_CHAKRA_DATA;
-  if (fs::is_directory(d)) return d;
-  if (std::getenv("CI") != nullptr) ADD_FAILURE() << "CI: no Chakra test data at " << d;
-  return "";
-}
-
 TEST(ChakraWrite, RealTracesNodeForNode) {
-  const std::string root = shared_data();
+  const std::string root = test::shared_data(DLCNET_CHAKRA_DATA);  // skipped without it
   if (root.empty()) GTEST_SKIP() << "no " << DLCNET_CHAKRA_DATA;
   std::vector<std::string> jobs = {"custom_ring_allreduce_8npus_1MB"};
   for (const char* coll : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"}) {
