@@ -28,17 +28,28 @@ int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, boo
   return kExitOk;
 }
 
-int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
-  const std::unique_ptr<OutputFile> json = open_output("--json", o.json == "-" ? "" : o.json);
-  const chakra::LoadResult res = chakra::load_job(o.inputs, 20, o.collectives.comm_groups);
+std::optional<chakra::LoadResult> load_chakra_or_report(std::span<const std::string> inputs,
+                                                        bool force,
+                                                        const std::string& comm_groups) {
+  chakra::LoadResult res = chakra::load_job(inputs, 20, comm_groups);
   const Diagnostics& d = res.diagnostics;
   if (d.errors() != 0) {
     std::cerr << d.report();
-    if (!o.force) {
+    if (!force) {
       std::cerr << "dlc-trace: the trace has errors (dlc-trace validate lists them all)\n";
-      return kExitRejected;
+      return std::nullopt;
     }
   }
+  return res;
+}
+
+int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
+  const std::unique_ptr<OutputFile> json = open_output("--json", o.json == "-" ? "" : o.json);
+  const std::optional<chakra::LoadResult> loaded =
+      load_chakra_or_report(o.inputs, o.force, o.collectives.comm_groups);
+  if (!loaded) return kExitRejected;
+  const chakra::LoadResult& res = *loaded;
+  const Diagnostics& d = res.diagnostics;
   if (res.job.world > 0 && o.collectives.root >= res.job.world) {
     throw dlcnet::cli::UsageError("--root " + std::to_string(o.collectives.root) +
                                   ": the job has ranks 0 to " + std::to_string(res.job.world - 1));

@@ -2,13 +2,22 @@
 // pick these when trace/chakra/chakra_files.hpp's is_chakra_input() says so.
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "apps/dlc_trace/commands.hpp"
 #include "trace/chakra/chakra_collectives.hpp"
+#include "trace/chakra/chakra_loader.hpp"
 
 namespace dlcnet::trace::cli {
+
+// load_or_report() for a Chakra job: on errors prints them to stderr and returns nullopt
+// unless `force`. `comm_groups`: ASTRA-sim's communicator-group file (none when empty).
+std::optional<chakra::LoadResult> load_chakra_or_report(std::span<const std::string> inputs,
+                                                        bool force,
+                                                        const std::string& comm_groups = "");
 
 int run_chakra_validate(const std::vector<std::string>& inputs, size_t keep, bool quiet,
                         const std::string& comm_groups);

@@ -1,9 +1,11 @@
 // dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md), and
-// out to GOAL text for ATLAHS's simulators (replay/goal_writer.hpp).
+// out to GOAL text for ATLAHS's simulators (replay/goal_writer.hpp) and to Chakra ET files
+// (convert_chakra.hpp).
 #include <iostream>
 #include <memory>
 
 #include "apps/dlc_trace/commands.hpp"
+#include "apps/dlc_trace/convert_chakra.hpp"
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
@@ -58,14 +60,21 @@ int run_convert(const ConvertOptions& o) {
     }
     to = native ? "sketchdlc" : "native";
   }
-  if (to != "native" && to != "sketchdlc" && to != "goal") {
-    throw Error("convert: --to must be 'native', 'sketchdlc' or 'goal', not '" + to + "'");
+  if (to != "native" && to != "sketchdlc" && to != "goal" && to != "chakra") {
+    throw Error("convert: --to must be 'native', 'sketchdlc', 'goal' or 'chakra', not '" + to +
+                "'");
   }
-  if (to != "goal" && (o.iterations != 0 || o.time_scale != 1.0)) {
-    throw Error("convert: --iterations and --time-scale shape a GOAL schedule: give --to goal");
+  if (to != "goal" && to != "chakra" && (o.iterations != 0 || o.time_scale != 1.0)) {
+    throw Error(
+        "convert: --iterations and --time-scale shape a GOAL schedule or a Chakra job: give --to "
+        "goal or --to chakra");
   }
   if (!(o.time_scale > 0) || o.time_scale > 1e6) {
     throw Error("convert: --time-scale must be above 0 and at most 1e6");
+  }
+  if (to == "chakra") {
+    return run_convert_to_chakra(
+        {o.inputs, o.out, o.force, o.overwrite, o.iterations, o.time_scale});
   }
   const auto loaded = load_or_report(o.inputs, o.force);
   if (!loaded) return kExitRejected;
@@ -93,18 +102,22 @@ void add_convert(CLI::App& app, int* exit, Argv args) {
       "convert",
       "Convert a job between the SketchDLC capture format (a directory, one folder per node) "
       "and dlcnet's native CSV (one file), or write it as a GOAL schedule (ATLAHS's LogGOPSim "
-      "and htsim: the replay's messages, dependencies and think times)");
+      "and htsim: the replay's messages, dependencies and think times) or as Chakra ET files "
+      "(ASTRA-sim: one <name>.<rank>.et per rank, from a SketchDLC, native or Chakra job)");
   sub->add_option("JOB", o->inputs, "job directory, or node files")->required();
   sub->add_option("-o,--out", o->out,
-                  "output: a .csv file for native, a directory for sketchdlc, a file for goal")
+                  "output: a .csv file for native, a directory for sketchdlc and chakra, a file "
+                  "for goal")
       ->required();
-  sub->add_option("--to", o->to, "native, sketchdlc or goal (default: the other trace format)");
+  sub->add_option("--to", o->to,
+                  "native, sketchdlc, goal or chakra (default: the other trace format)");
   sub->add_option("--iterations", o->iterations,
-                  "goal: training iterations, looping the job as dlc-replay does (0: the trace's)");
-  sub->add_option("--time-scale", o->time_scale, "goal: multiply the think times by this");
+                  "goal, chakra: training iterations, looping the job as dlc-replay does (0: the "
+                  "trace's)");
+  sub->add_option("--time-scale", o->time_scale, "goal, chakra: multiply the think times by this");
   sub->add_flag("--force", o->force, "convert even when the trace has errors");
   sub->add_flag("--overwrite", o->overwrite,
-                "replace the job in a non-empty output directory (sketchdlc)");
+                "replace the job in a non-empty output directory (sketchdlc, chakra)");
   sub->callback([o, exit] { *exit = run_convert(*o); });
 }
 

@@ -2,8 +2,10 @@
 # converters, from ASTRA-sim's examples; their README says what each holds), one replay per job:
 # $1 transport: ucx (host: shared memory) or verbs (needs an RDMA device: exit 77); $2 launcher:
 # spawn (--spawn) or mpirun (Open MPI: exit 77 without it); $3 `few`: only the custom ring and
-# the 4-rank all-reduce and all-to-all (in the emulated guest), else every job and the variants
-# below. Every message is sent and received
+# the 4-rank all-reduce and all-to-all (in the emulated guest); `converted`: only the example
+# job (examples/lenet5-2w1s) written as Chakra by `dlc-trace convert --to chakra` (needs no
+# data), whose replay sends every message of the SketchDLC job once; else every job and the
+# variants below. Every message is sent and received
 # exactly once: each rank's counts and bytes are dlc-trace stats' on the same directory (and the
 # README's definitions: 2(N-1) or N-1 messages of S/N per rank), and the
 # records of the sends and of the receives name the same messages (src, dst, key, opnum, bytes),
@@ -17,24 +19,26 @@ launcher="$2"
 scope="${3:-all}"
 here="$(cd "$(dirname "$0")" && pwd)"
 data="$(cd "$here/../../.." && pwd)/shared/data/chakra"
-if [ ! -d "$data" ]; then
+if [ "$scope" != converted ] && [ ! -d "$data" ]; then
   if [ -n "${CI:-}" ]; then bad "CI: no Chakra test data at $data"; finish; exit 1; fi
   echo "no $data: skipped"
   exit 77
 fi
 replay_transport "$transport" "$launcher"
 
-# replay JOB NAME ARGS...: one replay of $data/JOB, then its checks against dlc-trace stats.
+# replay JOB NAME ARGS...: one replay of $data/JOB (or of JOB, a path from /), then its checks
+# against dlc-trace stats.
 replay() {
   local job="$1" name="$2"
   shift 2
-  local out="$work/$name"
+  local out="$work/$name" src="$data/$job"
+  case "$job" in /*) src="$job" ;; esac
   mkdir -p "$out"
-  "$BIN/dlc-trace" stats -q --json "$out/stats.json" "$data/$job" >/dev/null 2>&1 ||
+  "$BIN/dlc-trace" stats -q --json "$out/stats.json" "$src" >/dev/null 2>&1 ||
     { bad "$name: dlc-trace stats"; return; }
   local ranks
   ranks=$(python3 -c "import json; print(len(json.load(open('$out/stats.json'))['ranks']))")
-  local cmd=("$BIN/dlc-replay" "$data/$job" "${T[@]}" --json "$out/r.json" \
+  local cmd=("$BIN/dlc-replay" "$src" "${T[@]}" --json "$out/r.json" \
              --records "$out/rec.csv" --timeout 60 "$@")
   if [ "$launcher" = mpirun ]; then
     cmd=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" "${cmd[@]}")
@@ -57,13 +61,17 @@ rep = json.load(open(out + "/r.json"))
 assert rep["ok"], rep["verdict"]
 assert rep["job"]["format"] == "chakra" and rep["job"]["ranks"] == ranks
 total = sum(r["messages"]["sends"] for r in stats["ranks"])
-# The README's definitions, independent of the code under test: S = 1 MiB among N ranks, ring
-# all-reduce 2(N-1) messages of S/N per rank, all-gather, reduce-scatter and all-to-all N-1;
-# the custom ring 14 of 131072 B.
-per_rank = 14 if job.startswith("custom_ring") else \
-    (2 if job.startswith("all_reduce") else 1) * (ranks - 1)
-assert total == per_rank * ranks, (total, per_rank, ranks)
-assert all(r["messages"]["send_bytes"] == per_rank * (1 << 20) // ranks for r in stats["ranks"])
+if job.startswith("/"):  # converted: the original job's messages (ORIGINAL_MESSAGES)
+    assert total == int(os.environ["ORIGINAL_MESSAGES"]), (total, os.environ["ORIGINAL_MESSAGES"])
+else:
+    # The README's definitions, independent of the code under test: S = 1 MiB among N ranks,
+    # ring all-reduce 2(N-1) messages of S/N per rank, all-gather, reduce-scatter and all-to-all
+    # N-1; the custom ring 14 of 131072 B.
+    per_rank = 14 if job.startswith("custom_ring") else \
+        (2 if job.startswith("all_reduce") else 1) * (ranks - 1)
+    assert total == per_rank * ranks, (total, per_rank, ranks)
+    assert all(r["messages"]["send_bytes"] == per_rank * (1 << 20) // ranks
+               for r in stats["ranks"])
 m = rep["messages"]
 assert m["sent"] == m["received"] == m["flows"] == total, (m, total)
 assert m["wrong"] == 0 and m["duplicates"] == 0 and m["not_replayed"] == 0, m
@@ -91,7 +99,7 @@ for r in range(ranks):
         for op in ("send", "recv"):
             assert len(mine[op]) == 14 and all(x["bytes"] == "131072" for x in mine[op]), (r, op)
 colls = rep["collectives"]
-if job.startswith("custom_ring"):
+if job.startswith("custom_ring") or job.startswith("/"):
     assert colls == [], colls
 else:  # one collective: every message is its own, and it took some time
     assert len(colls) == 1 and colls[0]["messages"] == total and colls[0]["span_s"] > 0, colls
@@ -116,6 +124,21 @@ PY
   fi
 }
 
+# The example job as Chakra: the SketchDLC job's messages (dlc-trace stats' count), each once.
+if [ "$scope" = converted ]; then
+  example="$(cd "$here/../../examples/lenet5-2w1s" && pwd)"
+  if "$BIN/dlc-trace" convert "$example" --to chakra -o "$work/lenet-chakra" >"$work/convert" 2>&1 &&
+     "$BIN/dlc-trace" stats -q --json "$work/lenet.json" "$example" >/dev/null 2>&1; then
+    ok "convert --to chakra: $(cat "$work/convert")"
+    ORIGINAL_MESSAGES=$(python3 -c "import json; print(json.load(open('$work/lenet.json'))['job']['messages'])") \
+      replay "$work/lenet-chakra" converted_lenet
+  else
+    bad "convert --to chakra"
+    sed 's/^/  | /' "$work/convert"
+  fi
+  finish
+  exit
+fi
 jobs=(custom_ring_allreduce_8npus_1MB all_reduce/4npus_1MB all_to_all/4npus_1MB)
 if [ "$scope" = few ]; then
   for job in "${jobs[@]}"; do replay "$job" "$(echo "$job" | tr / _)"; done

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <cstdlib>
 #include <filesystem>
 #include <regex>
 
@@ -161,14 +160,6 @@ TEST(ChakraCli, CollectiveReadings) {
   EXPECT_THAT(r.output, HasSubstr("--root 3: the job has ranks 0 to 2"));
 }
 
-// ../shared/data/chakra: absent on a developer's machine (skipped), required in CI.
-std::string shared_data() {
-  const std::string d = DLCNET_CHAKRA_DATA;
-  if (fs::is_directory(d)) return d;
-  if (std::getenv("CI") != nullptr) ADD_FAILURE() << "CI: no Chakra test data at " << d;
-  return "";
-}
-
 struct Expected {
   uint64_t sends = 0;
   uint64_t bytes = 0;
@@ -183,7 +174,7 @@ Expected expected(const std::string& coll, uint64_t n) {
 }
 
 TEST(ChakraCli, RealTracesValidateAndCount) {
-  const std::string root = shared_data();
+  const std::string root = test::shared_data(DLCNET_CHAKRA_DATA);  // skipped without it
   if (root.empty()) GTEST_SKIP() << "no " << DLCNET_CHAKRA_DATA;
   int jobs = 0;
   for (const char* coll : {"all_reduce", "all_gather", "reduce_scatter", "all_to_all"}) {

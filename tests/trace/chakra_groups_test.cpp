@@ -14,6 +14,7 @@
 #include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_loader.hpp"
 #include "trace/chakra/chakra_stats.hpp"
+#include "trace/chakra/chakra_writer.hpp"
 
 namespace dlcnet::trace::chakra {
 namespace {
@@ -151,6 +152,29 @@ TEST(ChakraGroups, BadDefinitionsAndUsesNamed) {
       }
     }
     EXPECT_THAT(errors(res), HasSubstr(expected)) << c.values << " / " << c.groups_file;
+  }
+}
+
+// Written back as Chakra (convert --to chakra), the metadata node keeps its inputs: the same
+// groups, the same traffic.
+TEST(ChakraGroups, WrittenBackWithTheirDefinitions) {
+  trace::test::TempDir dir;
+  const LoadResult res = load(dir, test::grouped_job(std::string("['") + test::kGroups + "']"));
+  ASSERT_TRUE(res.ok()) << errors(res);
+  trace::test::TempDir out;
+  WriteCounts counts;
+  for (const Rank& r : res.job.ranks) write_chakra_rank(r, out.path(), "job", counts);
+  const std::vector<std::string> inputs{out.path()};
+  const LoadResult back = load_job(inputs, 100);
+  ASSERT_TRUE(back.ok()) << errors(back);
+  ASSERT_EQ(back.job.groups.size(), res.job.groups.size());
+  for (const auto& [name, group] : res.job.groups) {
+    EXPECT_EQ(back.job.groups.at(name).ranks, group.ranks) << name;
+  }
+  const JobStats a = compute_stats(res.job, {});
+  const JobStats b = compute_stats(back.job, {});
+  for (size_t r = 0; r < a.ranks.size(); ++r) {
+    EXPECT_EQ(a.ranks[r].collective.send_bytes, b.ranks[r].collective.send_bytes) << r;
   }
 }
 

@@ -43,4 +43,8 @@ std::string et_bytes(const std::vector<pb::Node>& nodes);
 // The framing alone: varint length, then `message`.
 std::string frame(const std::string& message);
 
+// `dir` (../shared/data/chakra, the real traces) when it is there; else "" (the caller skips),
+// and a test failure when CI is set (CI must have the data).
+std::string shared_data(const std::string& dir);
+
 }  // namespace dlcnet::trace::chakra::test

@@ -70,6 +70,9 @@ TEST(SynthOutputDir, RemovesOnlyAnOlderJobsFiles) {
   fs::create_directories(dir / "notes");
   std::ofstream(dir / "synth.json") << "{}";
   std::ofstream(dir / "keep.txt") << "mine";
+  std::ofstream(dir / "job.0.et") << "a Chakra file";
+  std::ofstream(dir / "job.12.et") << "a Chakra file";
+  std::ofstream(dir / "notes.et") << "not a rank's file";
   EXPECT_THROW(prepare_output_dir(dir.string(), false), Error);
   EXPECT_TRUE(fs::exists(dir / "worker0"));
   prepare_output_dir(dir.string(), true);
@@ -79,6 +82,9 @@ TEST(SynthOutputDir, RemovesOnlyAnOlderJobsFiles) {
   EXPECT_FALSE(fs::exists(dir / "synth.json"));
   EXPECT_TRUE(fs::exists(dir / "notes"));
   EXPECT_TRUE(fs::exists(dir / "keep.txt"));
+  EXPECT_FALSE(fs::exists(dir / "job.0.et"));
+  EXPECT_FALSE(fs::exists(dir / "job.12.et"));
+  EXPECT_TRUE(fs::exists(dir / "notes.et"));
   std::ofstream(dir / "file") << "x";
   EXPECT_THROW(prepare_output_dir((dir / "file").string(), true), Error);  // not a directory
   fs::remove_all(dir);
