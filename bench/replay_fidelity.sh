@@ -9,8 +9,9 @@ repo="$(cd "$here/.." && pwd)"
 
 usage() {
   cat <<'EOF'
-usage: bench/replay_fidelity.sh OUT.json [--runs N] [--job DIR] [--iterations N]
-                                [--ucx-tls TLS] [--build DIR] [-- EXTRA dlc-replay options]
+usage: bench/replay_fidelity.sh OUT.json [--runs N] [--job DIR | --chakra-dp RANKS]
+                                [--iterations N] [--ucx-tls TLS] [--build DIR]
+                                [-- EXTRA dlc-replay options]
 
 Replays JOB (default examples/lenet5-2w1s, LeNet-5, 2 workers and 1 server) N times
 (default 5) with `dlc-replay --spawn --transport ucx --ucx-tls TLS` (default sm: UCX shared
@@ -23,15 +24,15 @@ EOF
 }
 
 out=""; runs=5; job="$repo/examples/lenet5-2w1s"; iterations=20; tls=sm; build="$repo/build"
-extra=()
+chakra_dp=""; extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
-    --runs|--job|--iterations|--ucx-tls|--build)
+    --runs|--job|--iterations|--ucx-tls|--build|--chakra-dp)
       [ $# -ge 2 ] || { echo "replay_fidelity: $1 needs a value" >&2; exit 2; }
       case "$1" in
         --runs) runs="$2" ;; --job) job="$2" ;; --iterations) iterations="$2" ;;
-        --ucx-tls) tls="$2" ;; --build) build="$2" ;;
+        --ucx-tls) tls="$2" ;; --build) build="$2" ;; --chakra-dp) chakra_dp="$2" ;;
       esac
       shift 2 ;;
     --) shift; extra=("$@"); break ;;
@@ -49,6 +50,16 @@ if [ ! -x "$bin" ]; then
 fi
 
 work="$(mktemp -d /tmp/replay-fidelity.XXXXXX)"
+loop=(--iterations "$iterations")
+if [ -n "$chakra_dp" ]; then
+  [[ "$chakra_dp" =~ ^[1-9][0-9]*$ ]] || { echo "replay_fidelity: --chakra-dp needs a rank count" >&2; exit 2; }
+  job="$work/chakra-dp-$chakra_dp"
+  python3 "$here/chakra_dp_job.py" "$job" --ranks "$chakra_dp" >&2
+fi
+# A Chakra job (.et files) carries its iterations: dlc-replay refuses --iterations for it.
+if [ -n "$(find "$job" -name '*.et' -print -quit 2>/dev/null)" ]; then
+  loop=(); iterations=0
+fi
 # The machine's own floor (bench/stall_probe.c): how late a spinning thread runs at random
 # instants, with one thread and with one per CPU, measured right before the replays.
 cc -O2 -pthread -o "$work/stall_probe" "$here/stall_probe.c"
@@ -58,7 +69,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq 1 "$runs"); do
   echo "replay_fidelity: run $i of $runs" >&2
   if ! timeout 900 "$bin" "$job" --spawn --transport ucx --ucx-tls "$tls" \
-      --iterations "$iterations" --json "$work/run$i.json" --timeout 120 "${extra[@]}" \
+      "${loop[@]}" --json "$work/run$i.json" --timeout 120 "${extra[@]}" \
       >"$work/run$i.out" 2>"$work/run$i.err"; then
     echo "replay_fidelity: run $i failed; output in $work/run$i.{out,err}" >&2
     exit 1
@@ -83,7 +94,9 @@ res = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "host": socket.gethostname(), "kernel": platform.platform(),
         "cpus": int(subprocess.run(["nproc"], capture_output=True, text=True).stdout),
-        "loadavg_before": lb, "loadavg_after": la, "job": job, "iterations": int(iters),
+        "loadavg_before": lb, "loadavg_after": la,
+        "job": job.replace(work, "(generated) ") if job.startswith(work) else job,
+        "iterations": int(iters) or "the job's own",
         "transport": f"ucx --ucx-tls {tls}", "launcher": "--spawn (all ranks on this host)",
         "dlcnet_commit": subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"],
                                         capture_output=True, text=True).stdout.strip(),
