@@ -100,6 +100,9 @@ TEST(ChakraGroups, CollectivesRunAmongTheirGroup) {
   root1.root = 1;
   EXPECT_EQ(compute_stats(job, root1).ranks[2].collective.sends, 2u + 1u + 6u);
   EXPECT_EQ(smallest_rooted_group(job), 2);
+  for (const CollectiveStats& c : stats.collectives) {
+    EXPECT_EQ(c.group_ranks, c.pg_name == "0" ? 4 : 2) << c.pg_name;
+  }
 }
 
 TEST(ChakraGroups, BadDefinitionsAndUsesNamed) {

@@ -44,6 +44,7 @@ JobStats compute_stats(const Job& job, const CollectiveOptions& options) {
           CollectiveStats& c = colls[{n.collective, n.pg_name}];
           c.type = n.collective;
           c.pg_name = n.pg_name;
+          c.group_ranks = static_cast<int32_t>(group_ranks(job, n.pg_name).size());
           ++c.nodes;
           c.comm_bytes += n.size;
           c.traffic += t;

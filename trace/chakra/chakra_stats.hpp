@@ -30,6 +30,7 @@ struct RankStats {
 struct CollectiveStats {
   Collective type = Collective::kAllReduce;
   std::string pg_name;
+  int32_t group_ranks = 0;  // the group's ranks (the world's for pg_name "")
   uint64_t nodes = 0;       // COMM_COLL_NODEs, over every rank
   uint64_t comm_bytes = 0;  // their comm_size, summed over every rank
   Traffic traffic;          // their messages, over every rank

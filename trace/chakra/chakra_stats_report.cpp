@@ -62,13 +62,14 @@ void print_stats(std::ostream& out, const JobStats& s) {
   out << "\n# collectives (over every rank)\n";
   Table colls({{"collective", ""},
                {"group", ""},
+               {"ranks", ""},
                {"algorithm", ""},
                {"nodes", ""},
                {"comm_size", "B"},
                {"msgs", ""},
                {"bytes", "B"}});
   for (const CollectiveStats& c : s.collectives) {
-    colls.add_row({std::string(collective_name(c.type)), pg(c.pg_name),
+    colls.add_row({std::string(collective_name(c.type)), pg(c.pg_name), n(c.group_ranks),
                    std::string(algorithm_name(c.type)), n(c.nodes), n(c.comm_bytes),
                    n(c.traffic.sends), n(c.traffic.send_bytes)});
   }
@@ -99,6 +100,7 @@ json stats_to_json(const JobStats& s) {
   for (const CollectiveStats& c : s.collectives) {
     colls.push_back({{"type", std::string(collective_name(c.type))},
                      {"pg_name", c.pg_name},
+                     {"group_ranks", c.group_ranks},
                      {"algorithm", std::string(algorithm_name(c.type))},
                      {"nodes", c.nodes},
                      {"comm_size_bytes", c.comm_bytes},
