@@ -23,13 +23,13 @@ check_fails "--iterations 100000000" "--iterations: '100000000' is out of range"
 check_fails "--timeout 0" "--timeout: '0' is out of range" "$B" "$job" --spawn --timeout 0
 check_fails "missing job" "no such file or directory" "$B" /nonexistent/job --spawn
 check_fails "world size differs" "the job has 3 nodes to replay .* the world has 2 ranks" \
-  "$B" "$job" --rank 0 --world-size 2 --coordinator 127.0.0.1:18790 --timeout 5
+  "$B" "$job" --rank 0 --world-size 2 --coordinator "127.0.0.1:$(free_port)" --timeout 5
 check_fails "bad map" "--map: 'server7' is not a worker or server" "$B" "$job" --spawn \
   --map server7=0
 check_fails "rank without coordinator" "--coordinator" "$B" "$job" --rank 1 --world-size 3
 # A missing rank is named by the bootstrap's timeout.
 check_fails "missing rank" "rank.* 2" "$B" "$job" --rank 0 --world-size 3 \
-  --coordinator 127.0.0.1:18791 --timeout 3 --transport ucx
+  --coordinator "127.0.0.1:$(free_port)" --timeout 3 --transport ucx
 # --map moves the server to rank 0; the report names the map.
 out="$work/map.out"
 if "$B" "$job" --spawn --transport ucx --map server0=0 --timeout 60 >"$out" 2>&1 &&
