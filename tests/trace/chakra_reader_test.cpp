@@ -8,6 +8,7 @@
 #include "trace/chakra/chakra_collectives.hpp"
 #include "trace/chakra/chakra_files.hpp"
 #include "trace/chakra/chakra_reader.hpp"
+#include "trace/chakra/chakra_stats.hpp"
 
 namespace dlcnet::trace::chakra {
 namespace {
@@ -172,6 +173,28 @@ TEST(ChakraCollectives, MessageCountsAndBytes) {
   EXPECT_EQ(expand(Collective::kReduce, 100, 4, 2, root2).recvs, 3u);
   EXPECT_EQ(expand(Collective::kBarrier, 0, 4, 1, root2).sends, 1u);
   EXPECT_EQ(expand(Collective::kAllReduce, 100, 1, 0, whole).sends, 0u);
+}
+
+// Overlap of compute and communication from the trace's start times: compute [100, 300),
+// communication [250, 400) and [280, 350): 50 us together; unknown when a node has no start.
+TEST(ChakraStats, OverlapFromStartTimes) {
+  const auto timed = [](pb::Node n, uint64_t start) {
+    n.set_start_time_micros(start);
+    return n;
+  };
+  Job job;
+  job.world = 2;
+  Read a = read(et_bytes({timed(test::comp(1, 200), 100), timed(test::coll(2, 0, 64), 250),
+                          timed(test::coll(3, 9, 0), 280)}));
+  ASSERT_TRUE(a.ok) << first_error(a.diag);
+  a.rank.nodes[1].duration_us = 150;
+  a.rank.nodes[2].duration_us = 70;
+  job.ranks.push_back(a.rank);
+  const JobStats s = compute_stats(job, {});
+  ASSERT_TRUE(s.ranks[0].overlap_us.has_value());
+  EXPECT_EQ(*s.ranks[0].overlap_us, 50u);
+  job.ranks[0].nodes[2].start_us = 0;
+  EXPECT_FALSE(compute_stats(job, {}).ranks[0].overlap_us.has_value());
 }
 
 }  // namespace

@@ -2,10 +2,62 @@
 
 #include "trace/chakra/chakra_groups.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
+#include <vector>
 
 namespace dlcnet::trace::chakra {
+
+namespace {
+
+using Interval = std::pair<uint64_t, uint64_t>;  // [begin, end) in microseconds
+
+// The intervals merged into disjoint ones, in order.
+std::vector<Interval> merged(std::vector<Interval> v) {
+  std::sort(v.begin(), v.end());
+  std::vector<Interval> out;
+  for (const Interval& x : v) {
+    if (!out.empty() && x.first <= out.back().second) {
+      out.back().second = std::max(out.back().second, x.second);
+    } else {
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+uint64_t intersection(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+  uint64_t total = 0;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const uint64_t lo = std::max(a[i].first, b[j].first);
+    const uint64_t hi = std::min(a[i].second, b[j].second);
+    if (lo < hi) total += hi - lo;
+    (a[i].second < b[j].second ? i : j) += 1;
+  }
+  return total;
+}
+
+// RankStats::overlap_us of a rank's nodes.
+std::optional<uint64_t> overlap(const Rank& r) {
+  std::vector<Interval> compute, comm;
+  for (const Node& n : r.nodes) {
+    const bool is_comm = n.type == NodeType::kCommSend || n.type == NodeType::kCommRecv ||
+                         n.type == NodeType::kCommColl;
+    if ((n.type != NodeType::kComp && !is_comm) || n.duration_us == 0) continue;
+    if (n.start_us == 0) return std::nullopt;
+    const uint64_t end =
+        n.start_us > UINT64_MAX - n.duration_us ? UINT64_MAX : n.start_us + n.duration_us;
+    (is_comm ? comm : compute).emplace_back(n.start_us, end);
+  }
+  if (compute.empty() && comm.empty()) return std::nullopt;
+  return intersection(merged(std::move(compute)), merged(std::move(comm)));
+}
+
+}  // namespace
 
 Traffic RankStats::total() const {
   Traffic t = p2p;
@@ -22,6 +74,7 @@ JobStats compute_stats(const Job& job, const CollectiveOptions& options) {
     RankStats rs;
     rs.rank = r.rank;
     rs.file = r.file;
+    rs.overlap_us = overlap(r);
     for (const Node& n : r.nodes) {
       ++rs.nodes_by_type[static_cast<size_t>(n.type)];
       switch (n.type) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,12 @@ struct RankStats {
   uint64_t compute_us = 0;  // COMP_NODE durations
   uint64_t comm_us = 0;     // send, receive and collective durations
   uint64_t other_us = 0;    // durations of every other node (metadata, memory...)
-  Traffic p2p;              // COMM_SEND_NODE and COMM_RECV_NODE
+  // Time in which compute and communication ran at once, from the nodes' start_time_micros and
+  // durations: the union of the compute nodes' intervals intersected with the union of the
+  // communication nodes'. Unknown (nullopt) unless every compute and communication node with a
+  // duration has a start time.
+  std::optional<uint64_t> overlap_us;
+  Traffic p2p;  // COMM_SEND_NODE and COMM_RECV_NODE
   uint64_t collectives = 0;
   Traffic collective;  // what the collectives expand to
   Traffic total() const;

@@ -41,6 +41,7 @@ void print_stats(std::ostream& out, const JobStats& s) {
                {"other", ""},
                {"compute", "usec"},
                {"comm", "usec"},
+               {"overlap", "usec"},
                {"msgs_sent", ""},
                {"bytes_sent", "B"},
                {"msgs_recv", ""},
@@ -54,8 +55,9 @@ void print_stats(std::ostream& out, const JobStats& s) {
     const Traffic t = r.total();
     ranks.add_row({n(static_cast<uint64_t>(r.rank)), n(nodes), n(by(NodeType::kComp)),
                    n(by(NodeType::kCommSend)), n(by(NodeType::kCommRecv)),
-                   n(by(NodeType::kCommColl)), n(other), n(r.compute_us), n(r.comm_us), n(t.sends),
-                   n(t.send_bytes), n(t.recvs), n(t.recv_bytes)});
+                   n(by(NodeType::kCommColl)), n(other), n(r.compute_us), n(r.comm_us),
+                   r.overlap_us ? n(*r.overlap_us) : "-", n(t.sends), n(t.send_bytes), n(t.recvs),
+                   n(t.recv_bytes)});
   }
   ranks.print(out);
   if (s.collectives.empty()) return;
@@ -90,6 +92,7 @@ json stats_to_json(const JobStats& s) {
                      {"nodes_by_type", by_type},
                      {"compute_us", r.compute_us},
                      {"comm_us", r.comm_us},
+                     {"overlap_us", r.overlap_us ? json(*r.overlap_us) : json()},
                      {"other_us", r.other_us},
                      {"point_to_point", traffic_json(r.p2p)},
                      {"collectives", r.collectives},
