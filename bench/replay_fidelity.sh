@@ -86,7 +86,8 @@ for i in range(1, int(runs) + 1):
     s = d["scheduling_error_s"]
     per_run.append({"p50_s": s["p50"], "p99_s": s["p99"], "max_s": s["max"],
                     "samples": s.get("count"), "ok": d["ok"],
-                    "messages_sent": d["messages"]["sent"]})
+                    "messages_sent": d["messages"]["sent"],
+                    "fidelity": d.get("fidelity", {}).get("verdict")})
 med = {k: statistics.median(r[k] for r in per_run) for k in ("p50_s", "p99_s", "max_s")}
 target = 20e-6
 res = {
