@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -33,8 +34,17 @@ std::vector<ck::Step> steps_of(const ck::Job& job, const ck::Rank& r, const ck::
   return ck::steps(n.collective, n.size, job.world, r.rank, coll);
 }
 
+// `what` starts "field 'comm_size': ...": the field is named as the node's file names it (a
+// native CSV file's column).
 [[noreturn]] void refuse(const ck::Rank& r, const ck::Node& n, const std::string& what) {
-  throw Error(r.file + ": " + ck::describe(n) + ": " + what);
+  constexpr std::string_view kField = "field '";
+  const size_t end = what.find('\'', kField.size());
+  if (!what.starts_with(kField) || end == std::string::npos) {
+    throw Error(ck::where(r, n) + ": " + what);
+  }
+  const std::string_view field = std::string_view(what).substr(kField.size(), end - kField.size());
+  throw Error(ck::where(r, n) + ": field '" + std::string(ck::field_name(n, field)) +
+              what.substr(end));
 }
 
 // Microseconds of the trace as replay nanoseconds, scaled; in double, clamped far from overflow.
@@ -279,7 +289,7 @@ void check_chakra_replayable(const ck::Job& job, const ck::CollectiveOptions& co
                    std::to_string(c0.size()) + ": every rank takes part in every collective");
       }
       const ck::Node& m = r0.nodes[c0[k]];
-      const std::string theirs = " (" + r0.file + " " + ck::describe(m) + ")";
+      const std::string theirs = " (" + ck::where(r0, m) + ")";
       if (n.collective != m.collective) {
         refuse(r, n,
                "field 'comm_type': " + std::string(ck::collective_name(n.collective)) + ", but " +

@@ -4,9 +4,11 @@
 #include <memory>
 
 #include "apps/cli_main.hpp"
+#include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "trace/chakra/chakra_loader.hpp"
+#include "trace/chakra/chakra_native.hpp"
 #include "trace/chakra/chakra_stats_report.hpp"
 #include "trace/trace_stats_report.hpp"
 
@@ -55,6 +57,29 @@ int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
       write_json_file(*json, doc);
     }
   }
+  return res.ok() ? kExitOk : kExitRejected;
+}
+
+int run_chakra_convert(const std::vector<std::string>& inputs, const std::string& out,
+                       const std::string& to, bool force) {
+  if (!to.empty() && to != "native") {
+    throw Error("convert: a Chakra job converts --to native (a version 2 CSV file), not '" + to +
+                "'");
+  }
+  const chakra::LoadResult res = chakra::load_job(inputs, 20);
+  const Diagnostics& d = res.diagnostics;
+  if (d.errors() != 0) {
+    std::cerr << d.report();
+    if (!force) {
+      std::cerr << "dlc-trace: the trace has errors (dlc-trace validate lists them all)\n";
+      return kExitRejected;
+    }
+  }
+  chakra::write_native_job(res.job, out);
+  size_t nodes = 0;
+  for (const chakra::Rank& r : res.job.ranks) nodes += r.nodes.size();
+  std::cout << "wrote " << out << " (native, version 2): " << res.job.world << " ranks, " << nodes
+            << " nodes\n";
   return res.ok() ? kExitOk : kExitRejected;
 }
 

@@ -1,8 +1,10 @@
-// dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md), and
-// out to GOAL text for ATLAHS's simulators (replay/goal_writer.hpp).
+// dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md), a
+// Chakra job to native CSV version 2, and out to GOAL text for ATLAHS's simulators
+// (replay/goal_writer.hpp).
 #include <iostream>
 #include <memory>
 
+#include "apps/dlc_trace/chakra_commands.hpp"
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/dlc_trace/load_or_report.hpp"
 #include "core/error.hpp"
@@ -10,6 +12,7 @@
 #if DLCNET_WITH_GOAL
 #include "replay/goal_writer.hpp"
 #endif
+#include "trace/chakra/chakra_files.hpp"
 #include "trace/trace_native.hpp"
 #include "trace/trace_output_dir.hpp"
 #include "trace/trace_sketch_writer.hpp"
@@ -48,6 +51,14 @@ void write_goal_file(const Job& job, const ConvertOptions& o) {
 }
 
 int run_convert(const ConvertOptions& o) {
+  // The default --to is never goal: o.to decides as the resolved one would.
+  if (o.to != "goal" && (o.iterations != 0 || o.time_scale != 1.0)) {
+    throw Error("convert: --iterations and --time-scale shape a GOAL schedule: give --to goal");
+  }
+  if (!(o.time_scale > 0) || o.time_scale > 1e6) {
+    throw Error("convert: --time-scale must be above 0 and at most 1e6");
+  }
+  if (chakra::is_chakra_input(o.inputs)) return run_chakra_convert(o.inputs, o.out, o.to, o.force);
   std::string to = o.to;
   if (to.empty()) {
     // The other format than the input's.
@@ -60,12 +71,6 @@ int run_convert(const ConvertOptions& o) {
   }
   if (to != "native" && to != "sketchdlc" && to != "goal") {
     throw Error("convert: --to must be 'native', 'sketchdlc' or 'goal', not '" + to + "'");
-  }
-  if (to != "goal" && (o.iterations != 0 || o.time_scale != 1.0)) {
-    throw Error("convert: --iterations and --time-scale shape a GOAL schedule: give --to goal");
-  }
-  if (!(o.time_scale > 0) || o.time_scale > 1e6) {
-    throw Error("convert: --time-scale must be above 0 and at most 1e6");
   }
   const auto loaded = load_or_report(o.inputs, o.force);
   if (!loaded) return kExitRejected;
@@ -92,13 +97,16 @@ void add_convert(CLI::App& app, int* exit, Argv args) {
   CLI::App* sub = app.add_subcommand(
       "convert",
       "Convert a job between the SketchDLC capture format (a directory, one folder per node) "
-      "and dlcnet's native CSV (one file), or write it as a GOAL schedule (ATLAHS's LogGOPSim "
+      "and dlcnet's native CSV (one file), a Chakra job to native CSV (version 2), or write it "
+      "as a GOAL schedule (ATLAHS's LogGOPSim "
       "and htsim: the replay's messages, dependencies and think times)");
   sub->add_option("JOB", o->inputs, "job directory, or node files")->required();
   sub->add_option("-o,--out", o->out,
                   "output: a .csv file for native, a directory for sketchdlc, a file for goal")
       ->required();
-  sub->add_option("--to", o->to, "native, sketchdlc or goal (default: the other trace format)");
+  sub->add_option(
+      "--to", o->to,
+      "native, sketchdlc or goal (default: the other trace format; a Chakra job: native)");
   sub->add_option("--iterations", o->iterations,
                   "goal: training iterations, looping the job as dlc-replay does (0: the trace's)");
   sub->add_option("--time-scale", o->time_scale, "goal: multiply the think times by this");

@@ -6,6 +6,7 @@
 #include "trace/chakra/chakra_files.hpp"
 #include "trace/chakra/chakra_graph.hpp"
 #include "trace/chakra/chakra_match.hpp"
+#include "trace/chakra/chakra_native.hpp"
 #include "trace/chakra/chakra_reader.hpp"
 
 namespace dlcnet::trace::chakra {
@@ -22,15 +23,19 @@ double thread_cpu_s() {
 LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem) {
   LoadResult res{Job{}, Diagnostics(keep_per_problem), 0};
   Diagnostics& diag = res.diagnostics;
-  const std::vector<EtFile> files = find_chakra_files(inputs, diag);
   const double t0 = thread_cpu_s();
-  for (const EtFile& f : files) {
-    Rank r;
-    read_rank_file(f.path, f.rank, r, diag);
-    res.job.ranks.push_back(std::move(r));
+  if (is_native_job_input(inputs)) {
+    read_native_job(find_native_job_files(inputs, diag), res.job, diag);
+  } else {
+    const std::vector<EtFile> files = find_chakra_files(inputs, diag);
+    for (const EtFile& f : files) {
+      Rank r;
+      read_rank_file(f.path, f.rank, r, diag);
+      res.job.ranks.push_back(std::move(r));
+    }
+    if (!files.empty()) res.job.world = files.back().rank + 1;
   }
   res.read_cpu_s = thread_cpu_s() - t0;
-  if (!files.empty()) res.job.world = files.back().rank + 1;
   for (const Rank& r : res.job.ranks) check_graph(r, diag);
   check_messages(res.job, diag);
   return res;
