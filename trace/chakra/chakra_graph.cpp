@@ -96,7 +96,7 @@ std::vector<std::vector<uint32_t>> resolve(const Rank& r, Diagnostics* diag) {
         if (it == by_id.end()) {
           add(diag, Problem::kDanglingDependency, r, n,
               "field '" + std::string(field) + "': no node with id " + std::to_string(id) +
-                  " in this file");
+                  (n.line != 0 ? " of rank " + std::to_string(r.rank) : " in this file"));
         } else {
           deps[i].push_back(it->second);
         }

@@ -40,7 +40,7 @@ bool peer_ok(const Job& job, const Side& s, int64_t peer, const char* which, Dia
     add(diag, Problem::kBadOpId, s,
         field(s, which) + ": rank " + std::to_string(peer) +
             (peer == s.rank->rank
-                 ? " is this file's own rank"
+                 ? " is the node's own rank"
                  : " is not a rank of this job (0 to " + std::to_string(job.world - 1) + ")"));
     return false;
   }
@@ -126,8 +126,9 @@ void check_messages(const Job& job, Diagnostics& diag) {
     for (size_t i = matched; i < list.size(); ++i) {
       add(&diag, Problem::kUnmatchedMessage, list[i],
           field(list[i], "comm_dst") + ": a send without its receive: rank " +
-              std::to_string(std::get<1>(key)) + " has no COMM_RECV_NODE for it (" + key_text(key) +
-              ")");
+              std::to_string(std::get<1>(key)) + " has no " +
+              std::string(kind_name(*list[i].node, NodeType::kCommRecv)) + " for it (" +
+              key_text(key) + ")");
     }
   }
   for (const auto& [key, list] : recvs) {
@@ -137,8 +138,9 @@ void check_messages(const Job& job, Diagnostics& diag) {
     for (size_t i = matched; i < list.size(); ++i) {
       add(&diag, Problem::kUnmatchedMessage, list[i],
           field(list[i], "comm_src") + ": a receive without its send: rank " +
-              std::to_string(std::get<0>(key)) + " has no COMM_SEND_NODE for it (" + key_text(key) +
-              ")");
+              std::to_string(std::get<0>(key)) + " has no " +
+              std::string(kind_name(*list[i].node, NodeType::kCommSend)) + " for it (" +
+              key_text(key) + ")");
     }
   }
 }

@@ -59,6 +59,10 @@ std::string where(const Rank& r, const Node& n) {
   return r.file + (n.line != 0 ? ":" + std::to_string(n.line) : "") + ": " + describe(n);
 }
 
+std::string_view kind_name(const Node& n, NodeType t) noexcept {
+  return n.line != 0 ? native_name(t) : node_type_name(t);
+}
+
 std::string_view field_name(const Node& n, std::string_view chakra_field) noexcept {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kColumns{{
       {"comm_src", "peer"},

@@ -97,5 +97,8 @@ std::string where(const Rank& r, const Node& n);
 // for this node: itself in an ET file, the column that holds it in a native CSV file (`bytes`,
 // `peer`, `deps`...).
 std::string_view field_name(const Node& n, std::string_view chakra_field) noexcept;
+// A node type as diagnostics about `n` name it: Chakra's name in an ET file, the native one in a
+// native CSV file.
+std::string_view kind_name(const Node& n, NodeType t) noexcept;
 
 }  // namespace dlcnet::trace::chakra
