@@ -161,12 +161,8 @@ TEST(ChakraCli, CollectiveReadings) {
   EXPECT_THAT(r.output, HasSubstr("--root 3: the job has ranks 0 to 2"));
 }
 
-// ../shared/data/chakra: absent on a developer's machine (skipped), required in CI.
 std::string shared_data() {
-  const std::string d = DLCNET_CHAKRA_DATA;
-  if (fs::is_directory(d)) return d;
-  if (std::getenv("CI") != nullptr) ADD_FAILURE() << "CI: no Chakra test data at " << d;
-  return "";
+  return test::shared_chakra_data(DLCNET_CHAKRA_DATA);
 }
 
 struct Expected {

@@ -30,4 +30,8 @@ std::string et_bytes(const std::vector<pb::Node>& nodes);
 // The framing alone: varint length, then `message`.
 std::string frame(const std::string& message);
 
+// ../shared/data/chakra (`dir`) when it is there; absent on a developer's machine: "" (the test
+// skips), in CI (CI set) a failure.
+std::string shared_chakra_data(const std::string& dir);
+
 }  // namespace dlcnet::trace::chakra::test
