@@ -103,8 +103,7 @@ bool NativeReader::header(std::string_view line) {
     error(Problem::kBadHeader,
           "native format version " + std::to_string(m.version) +
               (m.version == kNativeAnyRankVersion
-                   ? " (an any-rank job) is read from a regular file, not a pipe, and not "
-                     "beside version 1 files"
+                   ? " (an any-rank job) is read from a regular file, not a pipe"
                    : ": this dlcnet reads versions 1 and 2 (a newer dlcnet wrote the file?)"));
     return false;
   }
