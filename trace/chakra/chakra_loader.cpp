@@ -23,19 +23,21 @@ double thread_cpu_s() {
 LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem) {
   LoadResult res{Job{}, Diagnostics(keep_per_problem), 0};
   Diagnostics& diag = res.diagnostics;
+  // Native CSV version 2 files, or else .et files.
+  const bool native = is_native_job_input(inputs);
+  const std::vector<std::string> csv_files =
+      native ? find_native_job_files(inputs, diag) : std::vector<std::string>{};
+  const std::vector<EtFile> files =
+      native ? std::vector<EtFile>{} : find_chakra_files(inputs, diag);
   const double t0 = thread_cpu_s();
-  if (is_native_job_input(inputs)) {
-    read_native_job(find_native_job_files(inputs, diag), res.job, diag);
-  } else {
-    const std::vector<EtFile> files = find_chakra_files(inputs, diag);
-    for (const EtFile& f : files) {
-      Rank r;
-      read_rank_file(f.path, f.rank, r, diag);
-      res.job.ranks.push_back(std::move(r));
-    }
-    if (!files.empty()) res.job.world = files.back().rank + 1;
+  if (native) read_native_job(csv_files, res.job, diag);
+  for (const EtFile& f : files) {
+    Rank r;
+    read_rank_file(f.path, f.rank, r, diag);
+    res.job.ranks.push_back(std::move(r));
   }
   res.read_cpu_s = thread_cpu_s() - t0;
+  if (!files.empty()) res.job.world = files.back().rank + 1;
   for (const Rank& r : res.job.ranks) check_graph(r, diag);
   check_messages(res.job, diag);
   return res;
