@@ -14,7 +14,7 @@ namespace ck = trace::chakra;
 namespace {
 
 [[noreturn]] void refuse(const ck::Rank& r, const ck::Node& n, const std::string& what) {
-  throw Error(ck::describe(r, n) + ": " + what);
+  throw Error(ck::node_error(r, n, what));
 }
 
 // Every member of group `pg` holds the same collectives in it as its first member: count,
@@ -39,7 +39,7 @@ void check_group(const ck::Job& job, const std::string& pg) {
                    ": every member takes part in every collective of its group");
       }
       const ck::Node& m = r0.nodes[c0[k]];
-      const std::string theirs = " (" + r0.file + " " + ck::describe(m) + ")";
+      const std::string theirs = " (" + ck::where(r0, m) + ")";
       if (n.collective != m.collective) {
         refuse(r, n,
                "field 'comm_type': " + std::string(ck::collective_name(n.collective)) + ", but " +

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -104,7 +105,7 @@ class Builder {
       } else if (n.type == NodeType::kCommRecv) {
         const auto it = sender_of_.find(pos);
         if (it == sender_of_.end())
-          throw Error(ck::describe(me_, n) + ": field 'comm_src': a receive without its send");
+          throw Error(ck::node_error(me_, n, "field 'comm_src': a receive without its send"));
         const auto [s, sn] = it->second;
         message(e, false, s, n.size, key(job_.ranks[static_cast<size_t>(s)].nodes[sn]), 0,
                 layout(s).first[sn]);
@@ -217,8 +218,9 @@ class Builder {
       }
       PeerSide& side = peer_side(sides, s.peer, n.pg_name, k);
       if (side.next >= side.sends.size() || side.sends[side.next].second != s.bytes) {
-        throw Error(ck::describe(me_, n) + ": field 'comm_type': its steps do not meet rank " +
-                    std::to_string(s.peer) + "'s " + ck::describe(*side.node));
+        throw Error(ck::node_error(me_, n,
+                                   "field 'comm_type': its steps do not meet rank " +
+                                       std::to_string(s.peer) + "'s " + ck::describe(*side.node)));
       }
       const uint32_t their_step = side.sends[side.next++].first;
       message(e, false, s.peer, s.bytes, key(*side.node), static_cast<int32_t>(their_step),

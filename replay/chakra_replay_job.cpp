@@ -1,4 +1,5 @@
-// A Chakra job as dlc-replay replays it: one rank per `.et` file, rank r the file of rank r;
+// A Chakra job as dlc-replay replays it: one rank per `.et` file, rank r the file of rank r (or
+// the ranks of native CSV version 2 files);
 // the plan is replay/chakra_plan.hpp's, the report replay/chakra_report.hpp's.
 #include <filesystem>
 #include <iostream>
@@ -40,12 +41,16 @@ class ChakraJob final : public ReplayJob {
   void check_world(int world) const override {
     if (job_.world == world) return;
     throw Error("the Chakra job has " + std::to_string(job_.world) +
-                " ranks (one per file) but the world has " + std::to_string(world) +
-                " ranks: start one rank per file (or use --spawn)");
+                " ranks (one per .et file, or as a native CSV file's first line says) but the "
+                "world has " +
+                std::to_string(world) + " ranks: start one process per rank (or use --spawn)");
   }
 
+  // The rank's file; a native CSV file may hold several ranks: "job.csv rank 2".
   std::string rank_name(int rank) const override {
-    return std::filesystem::path(job_.ranks[static_cast<size_t>(rank)].file).filename().string();
+    const std::filesystem::path file = job_.ranks[static_cast<size_t>(rank)].file;
+    const std::string name = file.filename().string();
+    return file.extension() == ".et" ? name : name + " rank " + std::to_string(rank);
   }
 
   runner::Agreement agreement(const PlanOptions& o) const override {

@@ -95,7 +95,7 @@ void print_chakra_report(std::ostream& out, const ReplayReport& r, const ChakraJ
       << r.transport_reason << "), " << r.world_size << " ranks from " << r.rank_source << '\n';
   out << "# collectives: comm_size read as the "
       << size_reading_name(f.collectives_read.size_reading) << " buffer, root "
-      << f.collectives_read.root << "; rank r replays the file of rank r\n";
+      << f.collectives_read.root << "; rank r replays the nodes of rank r\n";
   print_spans(out, spans);
   print_ranks(out, r, f, name);
   print_outcome(out, r, name);

@@ -1,6 +1,7 @@
 // What dlc-replay replays, behind what its pattern (replay_pattern.cpp) asks of it: a SketchDLC
 // or native job (trace::Job, one rank per worker and server) or a Chakra job (one rank per
-// `.et` file). The inputs' content decides which (trace::chakra::is_chakra_input).
+// `.et` file, or the ranks of native CSV version 2 files). The inputs' content decides which
+// (trace::chakra::is_chakra_input).
 #pragma once
 
 #include <cstdint>

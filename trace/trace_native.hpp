@@ -18,6 +18,8 @@ namespace dlcnet::trace {
 inline constexpr std::string_view kNativePrefix = "# dlcnet-trace ";
 inline constexpr int kNativeVersion = 1;
 inline constexpr std::string_view kNativeMagic = "# dlcnet-trace 1";
+// Version 2: any rank to any rank, read into a Chakra job (trace/chakra/chakra_native.hpp).
+inline constexpr int kNativeAnyRankVersion = 2;
 
 // True when `head` (a file's first bytes) starts with kNativePrefix, after a byte-order mark
 // if there is one.
@@ -26,6 +28,10 @@ bool looks_native(std::string_view head);
 // True when the regular file's first bytes look native (false if unreadable). Do not call it on
 // a pipe or FIFO: it opens the file for a look of its own (discover_job_files does not).
 bool is_native_file(const std::string& path);
+
+// The version on a native file's first line: 0 when the file is not a regular file, cannot be
+// read or does not start with kNativePrefix and a version (it does not consume a pipe).
+int native_file_version(const std::string& path);
 
 // Reads a native file into one draft per node it holds (dependencies resolved, opnums derived
 // when absent). Returns false when the file is rejected outright. `in`: the file already open

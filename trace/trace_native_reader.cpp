@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "trace/trace_csv.hpp"
 #include "trace/trace_native.hpp"
 #include "trace/trace_native_node.hpp"
 #include "trace/trace_text.hpp"
@@ -86,38 +87,28 @@ class NativeReader {
   uint32_t line_ = 0;
   int32_t W_ = -1;
   int32_t S_ = -1;
-  std::array<int, kNumCols> col_{};
+  CsvColumns cols_{kColNames};
   std::vector<std::string_view> fields_;
   std::map<uint16_t, NativeNode> nodes_;  // by rank
 };
 
 bool NativeReader::header(std::string_view line) {
-  if (line.starts_with(kUtf8Bom)) {
+  const std::string form = std::string(kNativeMagic) + " workers=W servers=S";
+  const NativeMagic m = read_native_magic(line, form);
+  if (m.version == 0) {
+    error(m.problem, m.error);
+    return false;
+  }
+  if (m.version != kNativeVersion) {
     error(Problem::kBadHeader,
-          "the file starts with a UTF-8 byte-order mark (bytes EF BB BF): save it without one "
-          "(the first line must be '" +
-              std::string(kNativeMagic) + " workers=W servers=S')");
+          "native format version " + std::to_string(m.version) +
+              (m.version == kNativeAnyRankVersion
+                   ? " (an any-rank job) is read from a regular file, not a pipe"
+                   : ": this dlcnet reads versions 1 and 2 (a newer dlcnet wrote the file?)"));
     return false;
   }
-  if (!line.starts_with(kNativePrefix)) {
-    error(Problem::kNotATrace, "not a dlcnet native trace: the first line must be '" +
-                                   std::string(kNativeMagic) + " workers=W servers=S'");
-    return false;
-  }
-  Tokenizer t(line.substr(kNativePrefix.size()));
+  Tokenizer t(m.rest);
   std::string_view tok;
-  int version = 0;
-  if (!t.next(tok) || !parse_int(tok, version) || version < 1) {
-    error(Problem::kBadHeader, "the first line must be '" + std::string(kNativeMagic) +
-                                   " workers=W servers=S': found version '" + excerpt(tok) + "'");
-    return false;
-  }
-  if (version != kNativeVersion) {
-    error(Problem::kBadHeader, "native format version " + std::to_string(version) +
-                                   ": this dlcnet reads version " + std::to_string(kNativeVersion) +
-                                   " (a newer dlcnet wrote the file?)");
-    return false;
-  }
   while (t.next(tok)) {
     if (tok.starts_with("workers=")) parse_int(tok.substr(8), W_);
     if (tok.starts_with("servers=")) parse_int(tok.substr(8), S_);
@@ -130,28 +121,12 @@ bool NativeReader::header(std::string_view line) {
 }
 
 bool NativeReader::columns(std::string_view line) {
-  col_.fill(-1);
-  int i = 0;
-  size_t at = 0;
-  for (;;) {
-    const size_t comma = line.find(',', at);
-    const std::string_view name = trim(line.substr(at, comma - at));
-    for (size_t c = 0; c < kNumCols; ++c) {
-      if (kColNames[c] != name) continue;
-      if (col_[c] >= 0) {
-        error(Problem::kBadHeader, "column '" + std::string(name) + "' appears twice (columns " +
-                                       std::to_string(col_[c] + 1) + " and " +
-                                       std::to_string(i + 1) + ")");
-        return false;
-      }
-      col_[c] = i;
-    }
-    ++i;
-    if (comma == std::string_view::npos) break;
-    at = comma + 1;
+  if (std::string dup = cols_.read(line); !dup.empty()) {
+    error(Problem::kBadHeader, std::move(dup));
+    return false;
   }
   for (Col c : {kNodeCol, kId, kOp, kPeer, kKey, kIteration, kBytes}) {
-    if (col_[c] < 0) {
+    if (!cols_.has(c)) {
       error(Problem::kBadHeader, "column line has no '" + std::string(kColNames[c]) +
                                      "' column (required: node, id, op, peer, key, iteration, "
                                      "bytes)");
@@ -162,19 +137,8 @@ bool NativeReader::columns(std::string_view line) {
 }
 
 void NativeReader::row(std::string_view line) {
-  fields_.clear();
-  size_t at = 0;
-  for (;;) {
-    const size_t comma = line.find(',', at);
-    fields_.push_back(trim(line.substr(at, comma - at)));
-    if (comma == std::string_view::npos) break;
-    at = comma + 1;
-  }
-  auto field = [&](Col c) -> std::string_view {
-    const int i = col_[c];
-    return i >= 0 && static_cast<size_t>(i) < fields_.size() ? fields_[static_cast<size_t>(i)]
-                                                             : std::string_view();
-  };
+  split_fields(line, fields_);
+  auto field = [&](Col c) { return cols_.field(fields_, c); };
   auto bad = [&](Col c, std::string expected) {
     error(field(c).empty() ? Problem::kMissingField : Problem::kBadNumber,
           "field '" + std::string(kColNames[c]) + "': expected " + expected + ", found '" +
@@ -243,18 +207,8 @@ void NativeReader::row(std::string_view line) {
   rec.peer = static_cast<uint16_t>(peer->first == Role::kWorker ? peer->second : W_ + peer->second);
   rec.set_flag(Record::kSendFlag, sends);
   rec.dep_begin = static_cast<uint32_t>(n.dep_ids.size());
-  std::string_view deps = field(kDeps);
-  while (!deps.empty()) {
-    const size_t sep = deps.find_first_of("; ");
-    const std::string_view tok = deps.substr(0, sep);
-    deps = sep == std::string_view::npos ? std::string_view() : deps.substr(sep + 1);
-    if (tok.empty()) continue;
-    int64_t d = 0;
-    if (!parse_int(tok, d)) {
-      n.dep_ids.resize(rec.dep_begin);
-      return bad(kDeps, "ids of records of the same node separated by ';'");
-    }
-    n.dep_ids.push_back(d);
+  if (!parse_id_list(field(kDeps), n.dep_ids)) {
+    return bad(kDeps, "ids of records of the same node separated by ';'");
   }
   n.draft.node.records.push_back(rec);
   n.ids.push_back(id);

@@ -1,5 +1,8 @@
 // Telling a native file from a SketchDLC one by its first bytes.
+#include <sys/stat.h>
+
 #include "core/error.hpp"
+#include "trace/trace_csv.hpp"
 #include "trace/trace_native.hpp"
 #include "trace/trace_text.hpp"
 
@@ -16,6 +19,19 @@ bool is_native_file(const std::string& path) {
     return looks_native(in.peek(kUtf8Bom.size() + kNativePrefix.size()));
   } catch (const Error&) {
     return false;
+  }
+}
+
+int native_file_version(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  try {
+    LineReader in(path, 4096);
+    std::string_view head = in.peek(64);  // the magic and the version: the rest is not needed
+    head = head.substr(0, head.find_first_of("\r\n"));
+    return read_native_magic(head, "").version;
+  } catch (const Error&) {
+    return 0;
   }
 }
 

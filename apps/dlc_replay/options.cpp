@@ -42,7 +42,7 @@ void validate(Options& o, const Text& t) {
 void add_replay_options(CLI::App& app, replay::Options& r, Text& t) {
   app.add_option("job", r.inputs,
                  "job directory (or trace files): SketchDLC or native, or a Chakra job's .et "
-                 "files, one rank per file")
+                 "files, one rank per file, or native CSV version 2 files (any-rank jobs)")
       ->required();
   app.add_option("--mode", t.mode,
                  "dag: dependencies + think time; timed: trace time stamps; "

@@ -4,10 +4,12 @@
 #include <memory>
 
 #include "apps/cli_main.hpp"
+#include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "core/run_context.hpp"
 #include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_loader.hpp"
+#include "trace/chakra/chakra_native.hpp"
 #include "trace/chakra/chakra_stats_report.hpp"
 #include "trace/trace_stats_report.hpp"
 
@@ -76,6 +78,24 @@ int run_chakra_stats(const ChakraStatsOptions& o, Argv args) {
     }
   }
   return res.ok() ? kExitOk : kExitRejected;
+}
+
+int run_chakra_convert(const std::vector<std::string>& inputs, const std::string& out,
+                       const std::string& to, bool force) {
+  if (!to.empty() && to != "native") {
+    throw Error(
+        "convert: a Chakra job converts --to native (a version 2 CSV file) or --to "
+        "chakra, not '" +
+        to + "'");
+  }
+  const std::optional<chakra::LoadResult> loaded = load_chakra_or_report(inputs, force);
+  if (!loaded) return kExitRejected;
+  chakra::write_native_job(loaded->job, out);
+  size_t nodes = 0;
+  for (const chakra::Rank& r : loaded->job.ranks) nodes += r.nodes.size();
+  std::cout << "wrote " << out << " (native, version 2): " << loaded->job.world << " ranks, "
+            << nodes << " nodes\n";
+  return loaded->ok() ? kExitOk : kExitRejected;
 }
 
 }  // namespace dlcnet::trace::cli

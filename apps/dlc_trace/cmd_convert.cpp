@@ -1,9 +1,10 @@
-// dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md), and
-// out to GOAL text for ATLAHS's simulators (replay/goal_writer.hpp) and to Chakra ET files
-// (convert_chakra.hpp).
+// dlc-trace convert: SketchDLC capture <-> dlcnet native CSV (docs/native-trace-format.md), a
+// Chakra job to native CSV version 2, and out to GOAL text for ATLAHS's simulators
+// (replay/goal_writer.hpp) and to Chakra ET files (convert_chakra.hpp).
 #include <iostream>
 #include <memory>
 
+#include "apps/dlc_trace/chakra_commands.hpp"
 #include "apps/dlc_trace/commands.hpp"
 #include "apps/dlc_trace/convert_chakra.hpp"
 #include "apps/dlc_trace/load_or_report.hpp"
@@ -12,6 +13,7 @@
 #if DLCNET_WITH_GOAL
 #include "replay/goal_writer.hpp"
 #endif
+#include "trace/chakra/chakra_files.hpp"
 #include "trace/trace_native.hpp"
 #include "trace/trace_output_dir.hpp"
 #include "trace/trace_sketch_writer.hpp"
@@ -50,6 +52,19 @@ void write_goal_file(const Job& job, const ConvertOptions& o) {
 }
 
 int run_convert(const ConvertOptions& o) {
+  if (o.to == "chakra") {
+    if (!(o.time_scale > 0) || o.time_scale > 1e6) {
+      throw Error("convert: --time-scale must be above 0 and at most 1e6");
+    }
+    return run_convert_to_chakra(
+        {o.inputs, o.out, o.force, o.overwrite, o.iterations, o.time_scale});
+  }
+  if (chakra::is_chakra_input(o.inputs)) {
+    if (o.iterations != 0 || o.time_scale != 1.0) {
+      throw Error("convert: --iterations and --time-scale do not apply to a Chakra job");
+    }
+    return run_chakra_convert(o.inputs, o.out, o.to, o.force);
+  }
   std::string to = o.to;
   if (to.empty()) {
     // The other format than the input's.
@@ -71,10 +86,6 @@ int run_convert(const ConvertOptions& o) {
   }
   if (!(o.time_scale > 0) || o.time_scale > 1e6) {
     throw Error("convert: --time-scale must be above 0 and at most 1e6");
-  }
-  if (to == "chakra") {
-    return run_convert_to_chakra(
-        {o.inputs, o.out, o.force, o.overwrite, o.iterations, o.time_scale});
   }
   const auto loaded = load_or_report(o.inputs, o.force);
   if (!loaded) return kExitRejected;
@@ -101,7 +112,8 @@ void add_convert(CLI::App& app, int* exit, Argv args) {
   CLI::App* sub = app.add_subcommand(
       "convert",
       "Convert a job between the SketchDLC capture format (a directory, one folder per node) "
-      "and dlcnet's native CSV (one file), or write it as a GOAL schedule (ATLAHS's LogGOPSim "
+      "and dlcnet's native CSV (one file), a Chakra job to native CSV (version 2), or write it "
+      "as a GOAL schedule (ATLAHS's LogGOPSim "
       "and htsim: the replay's messages, dependencies and think times) or as Chakra ET files "
       "(ASTRA-sim: one <name>.<rank>.et per rank, from a SketchDLC, native or Chakra job)");
   sub->add_option("JOB", o->inputs, "job directory, or node files")->required();
@@ -110,7 +122,8 @@ void add_convert(CLI::App& app, int* exit, Argv args) {
                   "for goal")
       ->required();
   sub->add_option("--to", o->to,
-                  "native, sketchdlc, goal or chakra (default: the other trace format)");
+                  "native, sketchdlc, goal or chakra (default: the other trace format; a Chakra "
+                  "job: native, a version 2 CSV file)");
   sub->add_option("--iterations", o->iterations,
                   "goal, chakra: training iterations, looping the job as dlc-replay does (0: the "
                   "trace's)");

@@ -121,7 +121,8 @@ TEST(ChakraReader, StreamsThatLie) {
   }
 }
 
-// dlc-trace picks the Chakra reader only for .et files or a directory that holds some.
+// dlc-trace picks the Chakra reader only for .et files or a directory that holds some, and for
+// native version 2 files.
 TEST(ChakraFiles, DetectsOnlyEtFiles) {
   const std::vector<std::string> sketch{trace::test::data("reject/cycle.txt")};
   EXPECT_FALSE(is_chakra_input(sketch));
@@ -133,6 +134,18 @@ TEST(ChakraFiles, DetectsOnlyEtFiles) {
   EXPECT_TRUE(is_chakra_input(et_dir));
   const std::vector<std::string> et_file{dir / "job.0.et"};
   EXPECT_TRUE(is_chakra_input(et_file));
+  // A native CSV file of version 2, named (any name) or in a directory (*.csv), is one; version
+  // 1 is not.
+  trace::test::TempDir csv;
+  const std::vector<std::string> v1{csv / "v1.csv"}, v2{csv / "v2.txt"}, csv_dir{csv.path()};
+  trace::test::write_file(v1[0], "# dlcnet-trace 1 workers=1 servers=1\n");
+  EXPECT_FALSE(is_chakra_input(v1));
+  EXPECT_FALSE(is_chakra_input(csv_dir));
+  trace::test::write_file(v2[0], "# dlcnet-trace 2 ranks=1\n");
+  EXPECT_TRUE(is_chakra_input(v2));
+  EXPECT_FALSE(is_chakra_input(csv_dir));  // not a *.csv
+  trace::test::write_file(csv / "v2.csv", "# dlcnet-trace 2 ranks=1\n");
+  EXPECT_TRUE(is_chakra_input(csv_dir));
 }
 
 // Ring all-reduce of S bytes among N ranks moves 2(N-1)S/N bytes per rank on average, and

@@ -6,6 +6,8 @@
 #include <map>
 #include <system_error>
 
+#include "trace/trace_native.hpp"
+
 namespace dlcnet::trace::chakra {
 namespace {
 
@@ -15,8 +17,16 @@ bool is_et(const fs::path& p) {
   return p.extension() == ".et";
 }
 
-// Every *.et below the inputs (a file named on the command line whatever its kind).
-std::vector<fs::path> et_paths(std::span<const std::string> inputs, Diagnostics* diag) {
+// A native CSV file of any version in a directory (a version 1 file beside version 2 files is
+// read, and refused, as such).
+bool is_native_csv(const fs::path& p) {
+  return p.extension() == ".csv" && native_file_version(p.string()) != 0;
+}
+
+// The files below the inputs that `keep` keeps (a file named on the command line whatever its
+// kind), sorted.
+template <typename Keep>
+std::vector<fs::path> paths(std::span<const std::string> inputs, Diagnostics* diag, Keep keep) {
   std::vector<fs::path> out;
   for (const std::string& input : inputs) {
     std::error_code ec;
@@ -30,7 +40,7 @@ std::vector<fs::path> et_paths(std::span<const std::string> inputs, Diagnostics*
     }
     for (auto it = fs::recursive_directory_iterator(input, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (is_et(it->path()) && it->is_regular_file(ec)) out.push_back(it->path());
+      if (it->is_regular_file(ec) && keep(it->path())) out.push_back(it->path());
       ec.clear();
     }
   }
@@ -39,7 +49,28 @@ std::vector<fs::path> et_paths(std::span<const std::string> inputs, Diagnostics*
   return out;
 }
 
+std::vector<fs::path> et_paths(std::span<const std::string> inputs, Diagnostics* diag) {
+  return paths(inputs, diag, is_et);
+}
+
 }  // namespace
+
+bool is_native_job_input(std::span<const std::string> inputs) {
+  const auto v2 = [](const fs::path& p) {
+    return native_file_version(p.string()) == kNativeAnyRankVersion;
+  };
+  for (const std::string& input : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) {
+      if (v2(input)) return true;
+      continue;
+    }
+    const std::string dir[] = {input};
+    const auto v2_csv = [&](const fs::path& p) { return p.extension() == ".csv" && v2(p); };
+    if (!paths(dir, nullptr, v2_csv).empty()) return true;
+  }
+  return false;
+}
 
 bool is_chakra_input(std::span<const std::string> inputs) {
   for (const std::string& input : inputs) {
@@ -49,7 +80,22 @@ bool is_chakra_input(std::span<const std::string> inputs) {
     const std::string dir[] = {input};
     if (!et_paths(dir, nullptr).empty()) return true;
   }
-  return false;
+  return is_native_job_input(inputs);
+}
+
+std::vector<std::string> find_native_job_files(std::span<const std::string> inputs,
+                                               Diagnostics& diag) {
+  std::vector<std::string> files;
+  for (const fs::path& p :
+       paths(inputs, &diag, [](const fs::path& q) { return is_et(q) || is_native_csv(q); })) {
+    if (is_et(p)) {
+      diag.add(Problem::kInconsistentJob, p.string(), 0,
+               "a Chakra ET file beside native version 2 files: a job is one format");
+    } else {
+      files.push_back(p.string());
+    }
+  }
+  return files;
 }
 
 std::vector<EtFile> find_chakra_files(std::span<const std::string> inputs, Diagnostics& diag) {

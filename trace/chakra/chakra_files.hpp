@@ -12,8 +12,19 @@
 namespace dlcnet::trace::chakra {
 
 // True when the inputs are a Chakra job: a file named *.et, or a directory holding one (at
-// any depth). dlc-trace picks the Chakra reader on this.
+// any depth), or a native version 2 job (below). dlc-trace picks the Chakra reader on this.
 bool is_chakra_input(std::span<const std::string> inputs);
+
+// True when the inputs hold a native CSV file of version 2 (trace/chakra/chakra_native.hpp): a
+// regular file named whose first line is '# dlcnet-trace 2', or a *.csv at any depth of a
+// directory named. The job is then read from those files, not from .et files.
+bool is_native_job_input(std::span<const std::string> inputs);
+
+// A native job's files: every file named, and every native *.csv (of any version: a version 1
+// file is refused by the reader) at any depth of a directory named, sorted. A *.et among them
+// and paths that do not exist are problems in `diag`.
+std::vector<std::string> find_native_job_files(std::span<const std::string> inputs,
+                                               Diagnostics& diag);
 
 struct EtFile {
   std::string path;

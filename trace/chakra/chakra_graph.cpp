@@ -11,7 +11,7 @@ namespace {
 void add(Diagnostics* diag, Problem p, const Rank& r, const Node& n, const std::string& what) {
   if (diag == nullptr) return;
   if (diag->wants(p)) {
-    diag->add(p, r.file, 0, describe(n) + ": " + what);
+    diag->add(p, r.file, n.line, describe(n) + ": " + what);
   } else {
     diag->count(p);
   }
@@ -68,9 +68,10 @@ void check_cycles(const Rank& r, const std::vector<std::vector<uint32_t>>& deps,
       }
     }
   }
-  add(&diag, Problem::kDependencyCycle, r, r.nodes[at],
-      "field 'ctrl_deps'/'data_deps': on a dependency cycle (" + std::to_string(n - order.size()) +
-          " nodes can never run)");
+  const Node& stuck = r.nodes[at];
+  add(&diag, Problem::kDependencyCycle, r, stuck,
+      "field '" + std::string(field_name(stuck, "ctrl_deps")) + "'/'data_deps': on a dependency " +
+          "cycle (" + std::to_string(n - order.size()) + " nodes can never run)");
 }
 
 std::vector<std::vector<uint32_t>> resolve(const Rank& r, Diagnostics* diag) {
@@ -88,13 +89,14 @@ std::vector<std::vector<uint32_t>> resolve(const Rank& r, Diagnostics* diag) {
   for (uint32_t i = 0; i < r.nodes.size(); ++i) {
     const Node& n = r.nodes[i];
     for (const auto* list : {&n.ctrl_deps, &n.data_deps}) {
-      const char* field = list == &n.ctrl_deps ? "ctrl_deps" : "data_deps";
+      const std::string_view field =
+          field_name(n, list == &n.ctrl_deps ? "ctrl_deps" : "data_deps");
       for (const uint64_t id : *list) {
         const auto it = by_id.find(id);
         if (it == by_id.end()) {
           add(diag, Problem::kDanglingDependency, r, n,
-              std::string("field '") + field + "': no node with id " + std::to_string(id) +
-                  " in this file");
+              "field '" + std::string(field) + "': no node with id " + std::to_string(id) +
+                  (n.line != 0 ? " of rank " + std::to_string(r.rank) : " in this file"));
         } else {
           deps[i].push_back(it->second);
         }

@@ -7,6 +7,7 @@
 #include "trace/chakra/chakra_graph.hpp"
 #include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_match.hpp"
+#include "trace/chakra/chakra_native.hpp"
 #include "trace/chakra/chakra_reader.hpp"
 
 namespace dlcnet::trace::chakra {
@@ -24,8 +25,14 @@ LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem
                     const std::string& comm_groups) {
   LoadResult res{Job{}, Diagnostics(keep_per_problem), 0};
   Diagnostics& diag = res.diagnostics;
-  const std::vector<EtFile> files = find_chakra_files(inputs, diag);
+  // Native CSV version 2 files, or else .et files.
+  const bool native = is_native_job_input(inputs);
+  const std::vector<std::string> csv_files =
+      native ? find_native_job_files(inputs, diag) : std::vector<std::string>{};
+  const std::vector<EtFile> files =
+      native ? std::vector<EtFile>{} : find_chakra_files(inputs, diag);
   const double t0 = thread_cpu_s();
+  if (native) read_native_job(csv_files, res.job, diag);
   for (const EtFile& f : files) {
     Rank r;
     read_rank_file(f.path, f.rank, r, diag);

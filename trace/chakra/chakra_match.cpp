@@ -18,10 +18,15 @@ struct Side {
 void add(Diagnostics* diag, Problem p, const Side& s, const std::string& what) {
   if (diag == nullptr) return;
   if (diag->wants(p)) {
-    diag->add(p, s.rank->file, 0, describe(*s.node) + ": " + what);
+    diag->add(p, s.rank->file, s.node->line, describe(*s.node) + ": " + what);
   } else {
     diag->count(p);
   }
+}
+
+// "field 'comm_size'" (an ET file), "field 'bytes'" (a native CSV file).
+std::string field(const Side& s, std::string_view chakra_field) {
+  return "field '" + std::string(field_name(*s.node, chakra_field)) + "'";
 }
 
 std::string key_text(const Key& k) {
@@ -30,12 +35,12 @@ std::string key_text(const Key& k) {
 }
 
 // The peer must be another rank of the job.
-bool peer_ok(const Job& job, const Side& s, int64_t peer, const char* field, Diagnostics* diag) {
+bool peer_ok(const Job& job, const Side& s, int64_t peer, const char* which, Diagnostics* diag) {
   if (peer < 0 || peer >= job.world || peer == s.rank->rank) {
     add(diag, Problem::kBadOpId, s,
-        std::string("field '") + field + "': rank " + std::to_string(peer) +
+        field(s, which) + ": rank " + std::to_string(peer) +
             (peer == s.rank->rank
-                 ? " is this file's own rank"
+                 ? " is the node's own rank"
                  : " is not a rank of this job (0 to " + std::to_string(job.world - 1) + ")"));
     return false;
   }
@@ -52,7 +57,7 @@ void check_bytes(const Rank& r, Diagnostics& diag) {
     }
     if (__builtin_add_overflow(total, bytes, &total)) {
       add(&diag, Problem::kBadNumber, Side{&r, &n},
-          "field 'comm_size': the rank's bytes overflow 64 bits here");
+          field(Side{&r, &n}, "comm_size") + ": the rank's bytes overflow 64 bits here");
       return;
     }
   }
@@ -112,16 +117,18 @@ void check_messages(const Job& job, Diagnostics& diag) {
       const Node& recv = *it->second[i].node;
       if (list[i].node->size != recv.size) {
         add(&diag, Problem::kUnmatchedMessage, list[i],
-            "field 'comm_size': " + std::to_string(list[i].node->size) + " B, but its receive (" +
-                it->second[i].rank->file + " " + describe(recv) + ") has " +
+            field(list[i], "comm_size") + ": " + std::to_string(list[i].node->size) +
+                " B, but its receive (" + where(*it->second[i].rank, recv) + ") has " +
                 std::to_string(recv.size) + " B");
       }
     }
     if (job.rank(std::get<1>(key)) == nullptr) continue;
     for (size_t i = matched; i < list.size(); ++i) {
       add(&diag, Problem::kUnmatchedMessage, list[i],
-          "field 'comm_dst': a send without its receive: rank " + std::to_string(std::get<1>(key)) +
-              " has no COMM_RECV_NODE for it (" + key_text(key) + ")");
+          field(list[i], "comm_dst") + ": a send without its receive: rank " +
+              std::to_string(std::get<1>(key)) + " has no " +
+              std::string(kind_name(*list[i].node, NodeType::kCommRecv)) + " for it (" +
+              key_text(key) + ")");
     }
   }
   for (const auto& [key, list] : recvs) {
@@ -130,8 +137,10 @@ void check_messages(const Job& job, Diagnostics& diag) {
     if (job.rank(std::get<0>(key)) == nullptr) continue;
     for (size_t i = matched; i < list.size(); ++i) {
       add(&diag, Problem::kUnmatchedMessage, list[i],
-          "field 'comm_src': a receive without its send: rank " + std::to_string(std::get<0>(key)) +
-              " has no COMM_SEND_NODE for it (" + key_text(key) + ")");
+          field(list[i], "comm_src") + ": a receive without its send: rank " +
+              std::to_string(std::get<0>(key)) + " has no " +
+              std::string(kind_name(*list[i].node, NodeType::kCommSend)) + " for it (" +
+              key_text(key) + ")");
     }
   }
 }

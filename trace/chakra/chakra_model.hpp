@@ -47,9 +47,15 @@ inline constexpr size_t kNumCollectives = 10;
 // "ALL_REDUCE", ...
 std::string_view collective_name(Collective c) noexcept;
 
+// The names of the native CSV format (docs/native-trace-format.md, version 2): "comp", "send",
+// "recv", "coll", "mem_load"...; "all_reduce", "reduce_scatter"...
+std::string_view native_name(NodeType t) noexcept;
+std::string_view native_name(Collective c) noexcept;
+
 struct Node {
   uint64_t id = 0;     // 0 when the file omits it
   uint32_t index = 0;  // position among the file's nodes (0: the first after the metadata)
+  uint32_t line = 0;   // its line in a native CSV file (chakra_native.hpp); 0 in an ET file
   NodeType type = NodeType::kInvalid;
   std::string name;
   std::vector<uint64_t> ctrl_deps;
@@ -102,9 +108,20 @@ struct Job {
   const Rank* rank(int64_t r) const noexcept;
 };
 
-// "node #3 (id 7, 'name')": how diagnostics name a node.
+// "node #3 (id 7, 'name')": how diagnostics name a node; "node id 7 ('name')" for a node of a
+// native CSV file, whose diagnostics give its line as well.
 std::string describe(const Node& n);
-// "job.1.et: node #3 (id 7, 'name')".
-std::string describe(const Rank& r, const Node& n);
+// "file: node #3 (id 7, 'name')", or "file:12: node id 7 ('name')" for a native CSV file.
+std::string where(const Rank& r, const Node& n);
+// The name of a Chakra field (`comm_size`, `comm_dst`, `ctrl_deps`...) as diagnostics name it
+// for this node: itself in an ET file, the column that holds it in a native CSV file (`bytes`,
+// `peer`, `deps`...).
+std::string_view field_name(const Node& n, std::string_view chakra_field) noexcept;
+// where(r, n) + ": " + what, a leading "field '<chakra field>'" of `what` named as field_name()
+// names it: the text of an Error about a node.
+std::string node_error(const Rank& r, const Node& n, const std::string& what);
+// A node type as diagnostics about `n` name it: Chakra's name in an ET file, the native one in a
+// native CSV file.
+std::string_view kind_name(const Node& n, NodeType t) noexcept;
 
 }  // namespace dlcnet::trace::chakra
