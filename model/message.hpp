@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ struct Message {
   // the last of them has arrived at its receiver.
   std::vector<uint32_t> after;
   double think_s = 0;
+  // Parallel to `after`, or empty for none: a time of its own after each arrival (compute along
+  // the way from that message, as a Chakra job's compute nodes): the message is posted `think_s`
+  // after the latest of (arrival + its delay), and not before `not_before_s` + `think_s` (compute
+  // since the start along a path without a message).
+  std::vector<double> after_delay_s;
+  double not_before_s = -std::numeric_limits<double>::infinity();
 };
 
 struct MessageTimes {

@@ -29,6 +29,13 @@ constexpr double kTimeTolerance = 1e-15;
 // Steps in a row without progress before the model gives up (a bug, not an input's fault).
 constexpr int kMaxIdleSteps = 1000;
 
+bool valid_delays(const Message& m) {
+  if (m.after_delay_s.empty()) return true;
+  if (m.after_delay_s.size() != m.after.size()) return false;
+  return std::all_of(m.after_delay_s.begin(), m.after_delay_s.end(),
+                     [](double d) { return d >= 0 && d < kInf; });
+}
+
 class Run {
  public:
   Run(const Network& n, const Calibration& c, std::span<const Message> m)
@@ -70,9 +77,11 @@ class Run {
                     std::to_string(m.src) + " to host " + std::to_string(m.dst) + ": only " +
                     std::to_string(hosts_) + " hosts");
       }
-      if (!(m.think_s >= 0) || (m.after.empty() && !std::isfinite(m.start_s))) {
+      if (!(m.think_s >= 0) || (m.after.empty() && !std::isfinite(m.start_s)) ||
+          std::isnan(m.not_before_s) || m.not_before_s == kInf || !valid_delays(m)) {
         throw Error("model: message " + std::to_string(m.id) + ": bad start or think time");
       }
+      with_delays_ |= !m.after_delay_s.empty();
       for (uint32_t a : m.after) {
         if (a >= n) {
           throw Error("model: message " + std::to_string(m.id) + " waits for position " +
@@ -81,14 +90,21 @@ class Run {
         ++first_dependent_[a + 1];
       }
       waiting_[i] = static_cast<uint32_t>(m.after.size());
-      if (!m.after.empty()) out_.messages[i].start_s = -kInf;  // the latest arrival so far
+      if (!m.after.empty()) out_.messages[i].start_s = m.not_before_s;  // the latest so far
     }
     for (size_t i = 0; i < n; ++i) first_dependent_[i + 1] += first_dependent_[i];
     dependents_.resize(first_dependent_[n]);
+    if (with_delays_) dependent_delay_.resize(first_dependent_[n]);
     // Each row filled through its start, which ends at the next row's start; then shifted back.
     // No copy of the starts: at a million messages, memory touched costs as much as work.
-    for (uint32_t i = 0; i < n; ++i)
-      for (uint32_t a : msgs_[i].after) dependents_[first_dependent_[a]++] = i;
+    for (uint32_t i = 0; i < n; ++i) {
+      const Message& m = msgs_[i];
+      for (size_t k = 0; k < m.after.size(); ++k) {
+        const uint32_t slot = first_dependent_[m.after[k]]++;
+        dependents_[slot] = i;
+        if (with_delays_) dependent_delay_[slot] = m.after_delay_s.empty() ? 0 : m.after_delay_s[k];
+      }
+    }
     for (size_t i = n; i > 0; --i) first_dependent_[i] = first_dependent_[i - 1];
     first_dependent_[0] = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -171,7 +187,7 @@ class Run {
     for (uint32_t k = first_dependent_[i]; k < first_dependent_[i + 1]; ++k) {
       const uint32_t d = dependents_[k];
       double& latest = out_.messages[d].start_s;  // until it is posted
-      latest = std::max(latest, t.finish_s);
+      latest = std::max(latest, t.finish_s + (with_delays_ ? dependent_delay_[k] : 0));
       if (--waiting_[d] == 0) {
         post(d, latest + msgs_[d].think_s);
         released_.emplace(out_.messages[d].wire_s, d);
@@ -290,6 +306,8 @@ class Run {
   // Dependencies: how many each message still waits for (the latest arrival among those that
   // came is its start time until it is posted), and who waits for whom (compressed rows).
   std::vector<uint32_t> waiting_, first_dependent_, dependents_;
+  std::vector<double> dependent_delay_;  // per row of dependents_: Message::after_delay_s
+  bool with_delays_ = false;
   // Arrivals: messages with a start time in order of wire time, then those released by their
   // dependencies (a min-heap).
   std::vector<uint32_t> timed_;

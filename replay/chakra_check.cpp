@@ -64,20 +64,31 @@ void check_group(const ck::Job& job, const std::string& pg) {
 
 }  // namespace
 
-void check_chakra_replayable(const ck::Job& job, const ck::CollectiveOptions& coll) {
-  if (job.ranks.empty()) throw Error("the Chakra job has no rank");
-  if (coll.root < 0 || coll.root >= job.world) {
-    throw Error("--root " + std::to_string(coll.root) + ": the job has ranks 0 to " +
+void check_chakra_job_options(const std::string& map_spec, uint32_t iterations) {
+  if (!map_spec.empty()) throw Error("--map: a Chakra job's rank r is the file of rank r");
+  if (iterations != 0) {
+    throw Error("--iterations: a Chakra job has no iterations to cut or loop; it is replayed once");
+  }
+}
+
+void check_chakra_root(const ck::Job& job, int32_t root) {
+  if (root < 0 || root >= job.world) {
+    throw Error("--root " + std::to_string(root) + ": the job has ranks 0 to " +
                 std::to_string(job.world - 1));
   }
   const int32_t smallest = ck::smallest_rooted_group(job);
-  if (coll.root >= smallest) {
-    throw Error("--root " + std::to_string(coll.root) +
+  if (root >= smallest) {
+    throw Error("--root " + std::to_string(root) +
                 ": a root is a rank of the collective's group, and the smallest group a rooted "
                 "collective runs in has " +
                 std::to_string(smallest) + " ranks (group ranks 0 to " +
                 std::to_string(smallest - 1) + ")");
   }
+}
+
+void check_chakra_replayable(const ck::Job& job, const ck::CollectiveOptions& coll) {
+  if (job.ranks.empty()) throw Error("the Chakra job has no rank");
+  check_chakra_root(job, coll.root);
   for (const ck::Rank& r : job.ranks) {
     for (const ck::Node& n : r.nodes) {
       if (n.id > static_cast<uint64_t>(INT32_MAX)) {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "replay/replay_plan.hpp"
 #include "trace/chakra/chakra_collectives.hpp"
@@ -29,6 +30,12 @@ namespace dlcnet::replay {
 // groups resolved). In replay/chakra_check.cpp.
 void check_chakra_replayable(const trace::chakra::Job& job,
                              const trace::chakra::CollectiveOptions& coll);
+// Its first check: a root past the job's ranks or the smallest group a rooted collective runs
+// in (Error naming --root).
+void check_chakra_root(const trace::chakra::Job& job, int32_t root);
+// The options of a SketchDLC or native job that a Chakra job refuses: --map (non-empty) and
+// --iterations (not 0); Error naming the option. In replay/chakra_check.cpp.
+void check_chakra_job_options(const std::string& map_spec, uint32_t iterations);
 
 // Rank `rank`'s plan; options.part_bytes must be set (the agreed part size).
 RankPlan build_chakra_plan(const trace::chakra::Job& job, int rank, const PlanOptions& options,

@@ -17,10 +17,7 @@ namespace {
 namespace ck = trace::chakra;
 
 ck::Job read_checked(const JobSource& s) {
-  if (!s.map_spec.empty()) throw Error("--map: a Chakra job's rank r is the file of rank r");
-  if (s.iterations != 0) {
-    throw Error("--iterations: a Chakra job has no iterations to cut or loop; it is replayed once");
-  }
+  check_chakra_job_options(s.map_spec, s.iterations);
   ck::Job job = ck::read_job(s.inputs, s.collectives.comm_groups);
   check_chakra_replayable(job, s.collectives);
   return job;

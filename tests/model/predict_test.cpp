@@ -146,6 +146,27 @@ TEST(ModelPredict, WaitsForTheLastOfItsDependencies) {
   expect_time(p.messages[2].finish_s, sb(3) + 2 * kLatency + 1e-5);
 }
 
+TEST(ModelPredict, DelaysOfTheirOwnPerDependencyAndAFloor) {
+  // m2 waits for m0 (arrives at S/B + latency) with a delay of 3 ms of its own and for m1
+  // (arrives at 2 S/B + latency) with none: m0's path is the later one (S/B = 1 ms), so m2 is
+  // posted at S/B + latency + 3 ms, plus its think time.
+  std::vector<Message> m{msg(0, 1, kS), msg(2, 3, 2 * kS), msg(1, 3, kS)};
+  m[2].after = {0, 1};
+  m[2].after_delay_s = {3e-3, 0};
+  m[2].think_s = 1e-5;
+  Prediction p = run(4, m, plain_calibration());
+  expect_time(p.messages[2].start_s, sb(1) + kLatency + 3e-3 + 1e-5);
+  // A floor later than both: posted at the floor plus its think time.
+  m[2].not_before_s = 10e-3;
+  p = run(4, m, plain_calibration());
+  expect_time(p.messages[2].start_s, 10e-3 + 1e-5);
+  // Delays that do not match the dependencies, or negative, are refused.
+  m[2].after_delay_s = {1e-3};
+  EXPECT_THROW(run(4, m, plain_calibration()), Error);
+  m[2].after_delay_s = {1e-3, -1};
+  EXPECT_THROW(run(4, m, plain_calibration()), Error);
+}
+
 TEST(ModelPredict, RejectsBadInput) {
   const Calibration c = plain_calibration();
   EXPECT_THROW(run(2, {msg(0, 2, kS)}, c), Error);  // host 2 of 2

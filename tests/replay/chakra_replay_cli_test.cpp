@@ -29,9 +29,7 @@ CliRun replay(const std::string& args) {
 using Ranks = std::vector<std::vector<pb::Node>>;
 
 void write_job(const trace::test::TempDir& dir, const Ranks& ranks) {
-  for (size_t r = 0; r < ranks.size(); ++r) {
-    trace::test::write_file(dir / ("job." + std::to_string(r) + ".et"), test::et_bytes(ranks[r]));
-  }
+  test::write_job(dir.path(), ranks);
 }
 
 constexpr const char* kUcx = " --spawn --transport ucx --ucx-tls sm --timeout 60";

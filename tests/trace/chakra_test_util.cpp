@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace dlcnet::trace::chakra::test {
 
@@ -135,6 +136,14 @@ std::string et_bytes(const std::vector<pb::Node>& nodes) {
   std::string out = frame(meta.SerializeAsString());
   for (const pb::Node& n : nodes) out += frame(n.SerializeAsString());
   return out;
+}
+
+void write_job(const std::string& dir, const std::vector<std::vector<pb::Node>>& ranks) {
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    std::ofstream out(dir + "/job." + std::to_string(r) + ".et", std::ios::binary);
+    out << et_bytes(ranks[r]);
+    ASSERT_TRUE(out.good()) << dir;
+  }
 }
 
 std::string shared_data(const std::string& dir) {

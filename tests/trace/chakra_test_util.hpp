@@ -38,6 +38,9 @@ extern const char* const kGroups;
 // of 4096 B in it (id 5), each after the one before.
 std::vector<std::vector<pb::Node>> grouped_job(const std::string& values);
 
+// A job in `dir`: rank r's nodes as the file job.<r>.et.
+void write_job(const std::string& dir, const std::vector<std::vector<pb::Node>>& ranks);
+
 // A file's bytes: a GlobalMetadata (version 0.0.4), then the nodes.
 std::string et_bytes(const std::vector<pb::Node>& nodes);
 // The framing alone: varint length, then `message`.
