@@ -5,6 +5,7 @@
 
 #include <array>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,16 @@ TEST(ChakraCli, GoodJobValidatesAndStats) {
   EXPECT_EQ(j["ranks"][1]["messages"]["receive_bytes"], 4096);
   EXPECT_EQ(j["ranks"][1]["compute_us"], 10);
   EXPECT_EQ(j["ranks"][1]["nodes_by_type"]["COMM_RECV_NODE"], 1);
+  // bench-load (bench/chakra_load.sh): the nodes counted, a model of at least their array.
+  const std::string bench = dir / "bench.json";
+  r = run("bench-load " + dir.path() + " --json " + bench);
+  ASSERT_EQ(r.exit, 0) << r.output;
+  std::ifstream in(bench);
+  const auto b = nlohmann::json::parse(in);
+  EXPECT_EQ(b["format"], "chakra");
+  EXPECT_EQ(b["nodes"], 4);
+  EXPECT_GE(b["model_bytes_per_node"].get<double>(), b["node_bytes"].get<double>());
+  EXPECT_GT(b["nodes_per_cpu_second"].get<double>(), 0);
 }
 
 struct Bad {
