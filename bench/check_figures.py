@@ -270,6 +270,7 @@ FAIR, FIFO = ("2026-11-27-compare-accuracy-ns3-fair-iw.json",
 MS = "2026-11-27-model-speed.json"
 SS = "2026-11-27-setup-scale.json"
 TL = "2026-11-27-trace-load.json"
+CL = "2026-11-28-chakra-load.json"
 RF, RF64 = "2026-11-27-replay-fidelity-2.json", "2026-11-27-replay-fidelity-posix-64k-2.json"
 RF_ALL = [RF, RF64]
 STAR = "/sections/star-200mbit/ranks/*/sizes/*/"
@@ -516,6 +517,23 @@ FIGURES = [
      [V(TL, "", lambda docs: "yes" if (docs[0]["best_cpu"]["records_per_cpu_second"] >= 5e6
                                        and docs[0]["memory"]["model_bytes_per_record"] < 64)
         else "no", fmt=str)]),
+
+    ("Benchmarks: dlc-trace reading a Chakra job",
+     "`{}` ({}): reading {} M nodes per CPU-second, the whole load (with its checks) {} M, {}x "
+     "the CSV's; {} B per node held (peak RSS {} B)",
+     [V(CL, "/context/date", fmt=lambda _: CL), V(CL, "/context/dlcnet_commit", fmt=commit),
+      V(CL, "/chakra/read_nodes_per_cpu_second", fmt=".2f", scale=1e-6),
+      V(CL, "/chakra/nodes_per_cpu_second", fmt=".2f", scale=1e-6),
+      V(CL, "/chakra_over_csv_nodes_per_cpu_second", fmt=".2f"),
+      V(CL, "/chakra/model_bytes_per_node", fmt=".0f"),
+      V(CL, "/chakra/peak_rss_bytes_per_node", fmt=".0f")]),
+
+    ("Benchmarks: dlc-trace reading a Chakra job, met",
+     "| 2 M/s, <= 128 B per node | {} |",
+     [V(CL, "", lambda docs: ("reading yes" if docs[0]["chakra"]["read_nodes_per_cpu_second"]
+                              >= 2e6 else "reading no")
+        + ("; memory yes" if docs[0]["chakra"]["model_bytes_per_node"] <= 128
+           else "; memory no"), fmt=str)]),
 
     # ---- Benchmarks: replay scheduling error -----------------------------------------------
     ("Benchmarks: replay scheduling error p99",
