@@ -115,6 +115,10 @@ done
 case "$only" in ""|dlcnet|mpi) ;; *) die "--only dlcnet|mpi, got '$only'" ;; esac
 case "$coll" in allreduce|broadcast|reduce|gather|scatter) ;;
   *) die "--collective allreduce|broadcast|reduce|gather|scatter, got '$coll'" ;; esac
+# MPI_Bcast is in place: dlc-bench's broadcast runs the same operation with --in-place (its root
+# sends from its input and copies nothing), the other rooted collectives have no such option.
+coll_args=(--collective "$coll")
+[ "$coll" = broadcast ] && coll_args+=(--in-place)
 # want TOOL: whether TOOL runs (--only).
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 for v in "$rounds" "$iters" "$star_iters" "$run_timeout" "$factor"; do
@@ -236,7 +240,7 @@ run_dlc() {
   want dlcnet || return 0
   json="$work/raw/$tag.json"; log="$work/raw/$tag.log"
   # shellcheck disable=SC2046  # the sweep's words
-  timed timeout -k 10 "$run_timeout" env "${ucx_env[@]}" "$bin" ring --collective "$coll" \
+  timed timeout -k 10 "$run_timeout" env "${ucx_env[@]}" "$bin" ring "${coll_args[@]}" \
     $(sweep "$sz") -n "$it" -w "$wu" -c "$check" --spawn --ranks "$n" --transport ucx \
     --ucx-tls "$ucx_tls" --timeout "$wait_timeout" --spawn-timeout "$run_timeout" "${idle_args[@]}" \
     --json "$json" >"$log" 2>&1
@@ -325,7 +329,7 @@ star_dlc() {
   # shellcheck disable=SC2046
   timed bash "$repo/scripts/star-run.sh" --prefix "$star_prefix" --ranks "$n" --subnet "$star_subnet" \
     --port "$star_port" --timeout "$run_timeout" --logs "$work/raw/$tag.ranks" -- \
-    env UCX_TLS=tcp,self "${extra_env[@]}" "$bin" ring --collective "$coll" $(sweep "$star_sizes") -n "$it" -w "$wu" \
+    env UCX_TLS=tcp,self "${extra_env[@]}" "$bin" ring "${coll_args[@]}" $(sweep "$star_sizes") -n "$it" -w "$wu" \
     -c "$check" --transport ucx --ucx-tls tcp,self --timeout "$wait_timeout" "${idle_args[@]}" \
     --json "$json" >"$log" 2>&1
   record "$section" "$n" "$round" dlcnet "$kind" "$json" "$run_status" "$run_secs" "$log"

@@ -38,6 +38,10 @@ void validate(Options& o, const Text& t, bool sweep_given, bool root_given) {
   RingSpec& s = o.spec;
   const CollectiveDef& def = collective(s.collective);
   if (root_given && !def.rooted) throw Error("--root: " + s.collective + " has no root");
+  if (s.in_place && !def.in_place) {
+    throw Error("--in-place: " + s.collective +
+                " runs out of place only (broadcast takes it: its root's input is its output)");
+  }
   if (def.send_only && t.op == "write") {
     throw Error("--op write: " + s.collective +
                 " runs over sends only (a rank that only sends is held back by no peer: its "
@@ -94,6 +98,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   auto* root = app.add_option("--root", s.root, "a rooted collective's root rank (" + rooted + ")")
                    ->check(dlcnet::cli::whole<int>(0, dlcnet::cli::kMaxRanks - 1))
                    ->capture_default_str();
+  app.add_flag("--in-place", s.in_place,
+               "broadcast: the root's input is its output, as in MPI_Bcast (no copy at the "
+               "root); without it the root copies its input into its output, as nccl-tests' "
+               "out-of-place broadcast");
   auto* b =
       app.add_option("-b,--minbytes", t.min, "smallest size (8, 4K, 1M)")->capture_default_str();
   auto* e = app.add_option("-e,--maxbytes", t.max, "largest size")->capture_default_str();

@@ -120,9 +120,10 @@ const CollectiveDef& collective(std::string_view name) {
   throw Error("unknown collective '" + std::string(name) + "': the collectives are " + list);
 }
 
-Layout layout_of(const CollectiveDef& def, uint64_t bytes, int ranks, int root) {
+Layout layout_of(const CollectiveDef& def, uint64_t bytes, int ranks, int root, bool in_place) {
   Layout l = def.layout(bytes, ranks);
   l.root = root;
+  l.in_place = in_place;
   return l;
 }
 

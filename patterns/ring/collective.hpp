@@ -21,7 +21,8 @@ struct Layout {
   uint64_t count = 0;  // elements the size stands for (its bytes / 4, as nccl-tests counts)
   std::vector<uint64_t> chunk_off, chunk_count;
   uint64_t max_chunk = 0;
-  int root = 0;  // a rooted collective's root (RingSpec::root)
+  int root = 0;           // a rooted collective's root (RingSpec::root)
+  bool in_place = false;  // RingSpec::in_place
 };
 Layout even_chunks(uint64_t count, int ranks);
 // The layout of a size whose vector every rank holds whole: bytes / 4 elements, even chunks.
@@ -70,6 +71,7 @@ struct Step {
 struct Plan {
   std::vector<Piece> copies;  // in -> out at the same offsets, before the first step
   std::vector<Step> steps;
+  Buf result = Buf::out;  // where the rank's result is checked (in: an in-place root's input)
 };
 
 // Chunk c of the layout in buffer b.
@@ -104,6 +106,7 @@ struct CollectiveDef {
   bool all_peers = false;  // every rank talks to every other (else ring neighbours)
   // Moves no payload (a barrier): one size of 0 B, no -b, -e, -f, -i or -s.
   bool sizeless = false;
+  bool in_place = false;  // takes --in-place (Layout::in_place)
 };
 inline constexpr uint64_t kNoElement = ~uint64_t{0};
 
@@ -113,7 +116,8 @@ const CollectiveDef* find_collective(std::string_view name) noexcept;
 const CollectiveDef& collective(std::string_view name);
 std::vector<std::string> collective_names();
 // `def`'s layout of `bytes` over `ranks`, with the root of a rooted collective.
-Layout layout_of(const CollectiveDef& def, uint64_t bytes, int ranks, int root);
+Layout layout_of(const CollectiveDef& def, uint64_t bytes, int ranks, int root,
+                 bool in_place = false);
 
 // `rank`'s plan with every send's `remote` filled from the receiving peer's plan.
 Plan plan_for(const CollectiveDef& def, const Layout& l, int rank);

@@ -224,7 +224,7 @@ void RingEngine::run_size(const SizeSetup& cur, const SizeSetup* next, SizeTimes
     const unsigned p = run_ & 1;
     one_run(cur, last ? next : &cur, t, c_.spec.check || k == 0, times);
     if (c_.spec.check) {
-      out.wrong += c_.def.check(buffer(Buf::out, p), cur.layout, c_.rank, t);
+      out.wrong += c_.def.check(buffer(cur.plan.result, p), cur.layout, c_.rank, t);
       ++out.checked;
     }
     if (k >= c_.spec.warmup) out.runs.push_back(std::move(times));

@@ -24,7 +24,7 @@ RegionMap region_map(const RingSpec& spec, int ranks) {
   const CollectiveDef& def = collective(spec.collective);
   uint64_t count = 0, stage = 0, steps = 0;
   for (uint64_t bytes : spec.sizes) {
-    const Layout l = layout_of(def, bytes, ranks, spec.root);
+    const Layout l = layout_of(def, bytes, ranks, spec.root, spec.in_place);
     // Every rank's plan has the same steps and staging but a rooted collective's: there the
     // root's, which receives what any other rank does (rank 0 may be a chain's head, which
     // receives nothing). l.root is 0 when the collective has no root.

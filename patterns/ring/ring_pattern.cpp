@@ -57,7 +57,7 @@ class Ring final : public runner::Pattern {
     const RingSpec& s = spec_;
     auto n = [](auto v) { return std::to_string(v); };
     return {s.fingerprint(),
-            "collective (collective, sizes, -n, -w, -c, --op or --segment differ)",
+            "collective (collective, sizes, -n, -w, -c, --op, --segment or --in-place differ)",
             {{"--collective", s.collective},
              {"--root", n(s.root)},
              {"sizes", n(s.sizes.size()) + " from " + format_size(s.sizes.front()) + " to " +
@@ -67,6 +67,7 @@ class Ring final : public runner::Pattern {
              {"-c", s.check ? "1" : "0"},
              {"--op", to_string(s.op)},
              {"--segment", format_size(s.segment_bytes)},
+             {"--in-place", s.in_place ? "on" : "off"},
              {"--timeout", n(s.timeout_s)}}};
   }
   uint32_t receives_needed() const override {
@@ -76,7 +77,7 @@ class Ring final : public runner::Pattern {
 
   void agreed(uint64_t limit) override {
     for (uint64_t bytes : spec_.sizes) {
-      SizeSetup s{layout_of(def_, bytes, world_, spec_.root), {}, {}};
+      SizeSetup s{layout_of(def_, bytes, world_, spec_.root, spec_.in_place), {}, {}};
       if (s.layout.max_chunk * sizeof(float) > limit) {
         throw Error("a message of " + format_size(s.layout.max_chunk * sizeof(float)) + " (size " +
                     format_size(bytes) + " over " + std::to_string(world_) +

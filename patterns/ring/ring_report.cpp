@@ -121,6 +121,7 @@ nlohmann::json ring_json(const RingSpec& spec, int ranks, const std::vector<Size
       {"redop", "sum"},
       {"check", spec.check},
       {"segment_bytes", spec.segment_bytes},
+      {"in_place", spec.in_place},
       {"warmup", spec.warmup},
       {"time_is",
        "per iteration: each rank's time from entering it to its result, averaged over ranks "

@@ -27,6 +27,7 @@ uint64_t RingSpec::fingerprint() const noexcept {
   h = mix(h, timeout_s);
   h = mix(h, segment_bytes);
   h = mix(h, static_cast<uint64_t>(static_cast<int64_t>(corrupt_rank)));
+  h = mix(h, in_place ? 1 : 0);
   return h;
 }
 

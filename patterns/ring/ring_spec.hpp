@@ -21,6 +21,7 @@ struct RingSpec {
   uint32_t timeout_s = 30;     // any one wait
   uint64_t segment_bytes = 0;  // cut every message into segments of this (0: whole)
   int corrupt_rank = -1;       // test only: this rank perturbs one element of its input
+  bool in_place = false;       // --in-place: the root's input is its output (broadcast)
 
   // Equal on every rank that runs the same thing (corrupt_rank included: the tests give it
   // to every rank).

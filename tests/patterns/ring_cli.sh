@@ -91,6 +91,23 @@ json_assert "$work/bc3.json" "d['wrong_total'] == 0 and d['sizes'][0]['count'] =
   { grep -q "#wrong\|FAILED" "$work/bcx.out" && grep -q "Out of bounds values : 9 FAILED" \
     "$work/bcx.out" && ok "broadcast: the root's perturbed element wrong on all 3 ranks, 3 runs" ||
     bad "broadcast corrupt: $(grep 'Out of bounds' "$work/bcx.out")"; }
+# --in-place (MPI_Bcast's semantics): the root sends from its input and checks it there; every
+# element of 50 iterations on every rank (the root refills its input between them, after its
+# sends completed); the perturbed root found on all ranks; only broadcast takes it.
+check "broadcast --in-place from root 2, 4 ranks, sm, 50 iterations" "$B" ring --spawn --ranks 4 \
+  $(ucx sm,self) --collective broadcast --root 2 -b 4 -e 1M -f 16 -n 50 -w 2 --segment 64K \
+  --in-place --json "$work/bci.json"
+json_assert "$work/bci.json" "d['wrong_total'] == 0 and d['in_place'] and len(d['sizes']) == 5"
+check "broadcast --in-place from root 1, 3 ranks, tcp, 4 MiB" "$B" ring --spawn --ranks 3 \
+  $(ucx tcp,self) --collective broadcast --root 1 -s 4M -n 10 -w 1 --in-place
+"$B" ring --spawn --ranks 3 $(ucx sm,self) --collective broadcast --root 1 -s 64K -n 3 -w 0 \
+  --in-place --test-corrupt-rank 1 >"$work/bcix.out" 2>&1 &&
+  bad "broadcast --in-place: a perturbed root exited 0" ||
+  { grep -q "Out of bounds values : 9 FAILED" "$work/bcix.out" &&
+    ok "broadcast --in-place: the root's perturbed element wrong on all 3 ranks, 3 runs" ||
+    bad "broadcast --in-place corrupt: $(grep 'Out of bounds' "$work/bcix.out")"; }
+check_usage "--in-place with reduce" "--in-place: reduce runs out of place only" \
+  "$B" ring --spawn --ranks 2 --collective reduce --in-place
 check_usage "broadcast --op write" "--op write: broadcast runs over sends only" \
   "$B" ring --spawn --ranks 2 --collective broadcast --op write
 check_usage "--root without a rooted collective" "--root: allreduce has no root" \
