@@ -5,52 +5,26 @@
 #include <iostream>
 #include <memory>
 
-#include "apps/cli_number.hpp"
 #include "apps/dlc_compare/commands.hpp"
+#include "apps/job_plan_options.hpp"
 #include "compare/named_fct.hpp"
 #include "core/error.hpp"
-#include "core/memory_budget.hpp"
 #include "core/output_file.hpp"
 #include "flows/flow_map.hpp"
 #include "flows/hpcc_fct.hpp"
 #include "model/predict.hpp"
-#include "replay/job_messages.hpp"
-#include "replay/replay_rank_map.hpp"
-#include "trace/trace_loader.hpp"
 
 namespace dlcnet::compare::cli {
 namespace {
 
-// dlc-replay's own maximum (apps/dlc_replay/options.cpp).
-constexpr uint32_t kMaxIterations = 1'000'000;
-constexpr double kMaxTimeScale = 1e6;
-// What the model holds per trace record looped (a message is two records, its send and its
-// receive): measured at about 190 bytes (predict-job of the lenet5 example at 2000 and 8000
-// iterations: 390 bytes per message): the message and its names, dependencies, times, the
-// predictor's state and the fct.txt record.
-constexpr uint64_t kModelBytesPerRecord = 200;
-
-// The messages the loop of `copies` makes, checked against this host's memory before they are.
-void check_model_fits(const trace::Job& job, const replay::Copies& copies, uint32_t iterations) {
-  uint64_t records = 0;
-  for (const trace::Node& n : job.nodes) records += n.records.size();
-  const uint64_t looped = records * copies.count;
-  check_fits_in_memory(looped, kModelBytesPerRecord,
-                       "--iterations " + std::to_string(iterations) + ": predicting about " +
-                           std::to_string(looped / 2) + " messages",
-                       "ask for fewer with --iterations");
-}
-
 struct PredictJobOptions {
-  std::vector<std::string> inputs;
-  std::string like, calibration, out, map_spec, mode = "dag", sharing = "connection";
-  uint32_t iterations = 0;
-  double time_scale = 1.0;
+  dlcnet::cli::JobPlanOptions plan;
+  std::string like, calibration, out, sharing = "connection";
 };
 
 int run_predict_job(const PredictJobOptions& o) {
   std::vector<NamedPath> files;
-  for (const std::string& path : o.inputs) files.push_back({"JOB", path});
+  for (const std::string& path : o.plan.inputs) files.push_back({"JOB", path});
   files.push_back({"--like", o.like});
   files.push_back({"--calibration", o.calibration});
   files.push_back({"--out", o.out, true});
@@ -58,26 +32,17 @@ int run_predict_job(const PredictJobOptions& o) {
   OutputFile fct("--out", o.out);
   const model::Calibration c = model::read_calibration(o.calibration);
   const FlowMap like = read_flow_map(o.like);
-  const trace::Job job = trace::read_job(o.inputs);
-  const replay::RankMap map = replay::RankMap::make(job, o.map_spec);
-  replay::PlanOptions po;
-  po.mode = o.mode == "asap" ? replay::Mode::asap
-                             : (o.mode == "timed" ? replay::Mode::timed : replay::Mode::dag);
-  po.iterations = o.iterations;
-  po.time_scale = o.time_scale;
-  const replay::Copies copies = replay::Copies::make(job, po.iterations);
-  check_model_fits(job, copies, o.iterations);
-  const replay::JobMessages jm = replay::job_messages(job, map, po, copies);
-  model::Network net = model::uniform_network(static_cast<uint32_t>(map.world_size()), c);
+  const dlcnet::cli::PlannedJob planned = dlcnet::cli::plan_job_messages(o.plan);
+  const replay::JobMessages& jm = planned.messages;
+  model::Network net = model::uniform_network(planned.ranks, c);
   net.connections = o.sharing == "connection";
   const model::Prediction p = model::predict(net, c, jm.messages);
 
   const NamedFct named = name_prediction(like, jm.messages, jm.key, jm.opnum, p, net.latency_s, c);
   write_stream(fct, [&](std::ostream& f) { write_fct_txt(f, named.records); });
-  std::cout << "dlc-compare predict-job: " << jm.messages.size() << " messages on "
-            << map.world_size() << " ranks (" << o.mode << "), from 0 to "
-            << (p.end_s - named.origin_s) * 1e3 << " ms; " << named.records.size()
-            << " named after " << o.like;
+  std::cout << "dlc-compare predict-job: " << jm.messages.size() << " messages on " << planned.ranks
+            << " ranks (" << o.plan.mode << "), from 0 to " << (p.end_s - named.origin_s) * 1e3
+            << " ms; " << named.records.size() << " named after " << o.like;
   if (named.unnamed > 0) std::cout << ", " << named.unnamed << " not in it (left out)";
   std::cout << "; fct.txt in " << o.out << '\n';
   return kExitOk;
@@ -91,7 +56,7 @@ void add_predict_job(CLI::App& app, int* exit, Argv) {
       "predict-job",
       "Predict a DLC job from its dependencies and think times as dlc-replay runs it, and "
       "write HPCC's fct.txt named after a replay's flow map (docs/compare.md)");
-  sub->add_option("JOB", o->inputs, "the job: a directory or trace files, as dlc-replay takes")
+  sub->add_option("JOB", o->plan.inputs, "the job: a directory or trace files, as dlc-replay takes")
       ->required();
   sub->add_option("--like", o->like,
                   "the flow map of a replay of this job (--export-flows FILE: FILE.map): the "
@@ -99,14 +64,7 @@ void add_predict_job(CLI::App& app, int* exit, Argv) {
       ->required();
   sub->add_option("--calibration", o->calibration, "calibration JSON (docs/model.md)")->required();
   sub->add_option("--out", o->out, "fct.txt to write")->required();
-  sub->add_option("--map", o->map_spec, "dlc-replay's --map, if the replay had one");
-  sub->add_option("--mode", o->mode, "dlc-replay's --mode")
-      ->check(CLI::IsMember({"dag", "asap", "timed"}))
-      ->capture_default_str();
-  sub->add_option("--iterations", o->iterations, "dlc-replay's --iterations (0: the trace's)")
-      ->check(dlcnet::cli::whole<uint32_t>(0, kMaxIterations));
-  sub->add_option("--time-scale", o->time_scale, "dlc-replay's --time-scale")
-      ->check(dlcnet::cli::real(1e-6, kMaxTimeScale));
+  dlcnet::cli::add_job_plan_options(*sub, o->plan);
   sub->add_option("--sharing", o->sharing, "as for predict")
       ->check(CLI::IsMember({"flow", "connection"}))
       ->capture_default_str();
