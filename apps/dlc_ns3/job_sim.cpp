@@ -89,18 +89,24 @@ class JobLoop {
     if (--left_ == 0) star_->stop();
   }
 
+  // Posted messages not complete by the horizon, else messages never posted: they wait for
+  // each other.
   [[noreturn]] void fail() const {
     size_t unposted = 0, first = msgs_.size();
     for (size_t i = 0; i < msgs_.size(); ++i) {
-      if (times_.start_s[i] < 0) ++unposted;
-      if (times_.arrival_s[i] < 0 || times_.acked_s[i] < 0) first = std::min(first, i);
+      if (times_.start_s[i] < 0) {
+        ++unposted;
+      } else if (times_.arrival_s[i] < 0 || times_.acked_s[i] < 0) {
+        first = std::min(first, i);
+      }
     }
-    if (unposted > 0) {
-      throw Error("ns-3: " + std::to_string(unposted) + " of " + std::to_string(msgs_.size()) +
-                  " messages never posted: the messages they wait for wait for them");
+    if (first < msgs_.size()) {
+      throw Error("ns-3: message " + std::to_string(first) + " of " + std::to_string(msgs_.size()) +
+                  " not complete " + std::to_string(kDrainS) + " s after the last post (" +
+                  std::to_string(unposted) + " waiting for it or others never posted)");
     }
-    throw Error("ns-3: message " + std::to_string(first) + " of " + std::to_string(msgs_.size()) +
-                " not complete " + std::to_string(kDrainS) + " s after the last post");
+    throw Error("ns-3: " + std::to_string(unposted) + " of " + std::to_string(msgs_.size()) +
+                " messages never posted: the messages they wait for wait for them");
   }
 
   const StarNetwork& net_;
