@@ -7,10 +7,15 @@
 #     the burst completion time error of every measured iteration;
 #   ring N = 2, 3, 4 all-reduce of 1, 2 and 4 MiB, a tbf on every port: each iteration's time
 #     error, hence busbw's error per size;
-# and for both, the per-message error distribution. Targets (issue 15): BCT error at most 5%
+#   a replayed job: tests/ns3/ps_job.py's parameter-server job (W workers and a server, 4
+#     iterations of 1 MiB pushes and pulls) replayed by dlc-replay on the ring's star, predicted
+#     from its dependencies (`dlc-compare predict-job`) and compared with --free-starts: each
+#     iteration's time error;
+# and for all, the per-message error distribution. Targets (issue 15): BCT error at most 5%
 # median over iterations, per-message |error| p50 at most 10%. Where dlc-ns3-predict is built
 # (apps/dlc_ns3), ns-3 predicts every case too (issue 30's section 4: its targets 5% per message
-# and 2% per round on fan-ins, 5% busbw on rings), and each predictor's CPU time is kept.
+# and 2% per round on fan-ins, 5% busbw on rings; the job closed loop, dlc-ns3-predict --job),
+# and each predictor's CPU time is kept.
 set -euo pipefail
 export PATH="/usr/bin:/bin:$PATH"  # Debian's python3 with matplotlib (scripts/install-deps.sh)
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,18 +24,19 @@ usage() {
   cat <<'EOF2'
 usage: bench/compare_accuracy.sh OUT.json [--workers "1 2 4 8 16"] [--ranks "2 3 4"]
                                  [--rate 100mbit] [--fair | --fair-flows] [--initcwnd N]
-                                 [--build DIR]
+                                 [--job-workers 2] [--build DIR]
                                  [--png OUT.png]
 Needs root (network namespaces). Writes every case's comparison and the table to OUT.json and
 a plot to --png. --fair: the star's shaped ports share their rate between the senders (deficit
 round robin, scripts/netns-star.sh --fair) instead of one FIFO, --fair-flows between TCP flows
 (a flow's ACKs have a class of their own); --initcwnd N: the hosts' TCP
 starts with N segments in flight and large socket buffers, so a burst is on the wire at once
-as from an RDMA NIC (netns-star.sh --initcwnd).
+as from an RDMA NIC (netns-star.sh --initcwnd); --job-workers W: the replayed job's workers (0:
+no job).
 EOF2
 }
 out=""; workers="1 2 4 8 16"; ranks="2 3 4"; rate=100mbit; build="$repo/build"; png=""
-star_opts=(); ports=fifo; initcwnd=""
+star_opts=(); ports=fifo; initcwnd=""; job_workers=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --workers) workers="$2"; shift 2 ;;
@@ -39,6 +45,7 @@ while [ $# -gt 0 ]; do
     --fair) star_opts+=(--fair); ports=fair; shift ;;
     --fair-flows) star_opts+=(--fair-flows); ports=fair-flows; shift ;;
     --initcwnd) initcwnd="$2"; star_opts+=(--initcwnd "$2"); shift 2 ;;
+    --job-workers) job_workers="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --png) png="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -50,6 +57,7 @@ done
 [ "$(id -u)" -eq 0 ] || { echo "compare_accuracy.sh: needs root (network namespaces)" >&2; exit 1; }
 source "$here/lib.sh"
 B="$build/bin/dlc-bench"
+R="$build/bin/dlc-replay"
 C="$build/bin/dlc-compare"
 N="$build/bin/dlc-ns3-predict"
 [ -x "$B" ] && [ -x "$C" ] || { echo "compare_accuracy.sh: build dlc-bench and dlc-compare in $build" >&2; exit 1; }
@@ -112,7 +120,7 @@ for w in $workers; do
 done
 bash "$STAR" down --prefix "$prefix" >/dev/null
 
-maxn=2
+maxn=$((job_workers + 1))
 for n in $ranks; do [ "$n" -gt "$maxn" ] && maxn=$n; done
 bash "$STAR" up --prefix "$prefix" --hosts "$maxn" --rate "$rate" --burst 32kb --limit 4mb \
   --all-ports "${star_opts[@]}" >/dev/null
@@ -121,8 +129,30 @@ for n in $ranks; do
   run_case "ring-$n" "$n" "$work/cal-ring/c.json" ring -b 1M -e 4M -f 2 -n 3 -w 1
 done
 
+# job_case NAME WORKERS CALIBRATION: the replayed job, predicted by both and compared.
+job_case() {
+  local name="$1" w="$2" cal="$3"
+  local dir="$work/$name"
+  mkdir -p "$dir"
+  echo "== $name" >&2
+  python3 "$repo/tests/ns3/ps_job.py" write "$w" 4 1048576 1048576 "$dir/job.csv"
+  bash "$RUN" --prefix "$prefix" --ranks $((w + 1)) --logs "$dir/logs" --timeout 600 -- "$R" \
+    "$dir/job.csv" "${ucx[@]}" --ucx-connections direction --export-flows "$dir/f.txt" \
+    --json "$dir/run.json" >/dev/null
+  /usr/bin/time -f "%U %S" -o "$dir/model.cpu" "$C" predict-job "$dir/job.csv" --like \
+    "$dir/f.txt.map" --calibration "$cal" --out "$dir/fct.txt" >/dev/null
+  "$C" "$dir/f.txt.map" "$dir/fct.txt" --calibration "$cal" --free-starts --json "$dir/cmp.json" \
+    --csv "$dir/cmp.csv" >&2
+  [ -x "$N" ] || return 0
+  /usr/bin/time -f "%U %S" -o "$dir/ns3.cpu" "$N" --job "$dir/job.csv" --like "$dir/f.txt.map" \
+    --calibration "$cal" --run "$dir/run.json" --out "$dir/ns3.fct" >&2
+  "$C" "$dir/f.txt.map" "$dir/ns3.fct" --calibration "$cal" --free-starts --json "$dir/ns3.json" \
+    >/dev/null
+}
+[ "$job_workers" -eq 0 ] || job_case "job-$job_workers" "$job_workers" "$work/cal-ring/c.json"
+
 build_note="the build in $build"  # bench_context's dlcnet_build
 bench_context "$work/context.json" "rate=$(json_str "$rate")" "workers=$(json_str "$workers")" \
   "ranks=$(json_str "$ranks")" "ports=$(json_str "$ports")" "initcwnd=$(json_str "$initcwnd")" \
-  "UCX_RNDV_THRESH=$(json_str "$UCX_RNDV_THRESH")"
+  "job_workers=$job_workers" "UCX_RNDV_THRESH=$(json_str "$UCX_RNDV_THRESH")"
 python3 "$here/compare_accuracy_report.py" "$work" "$out" ${png:+--png "$png"}

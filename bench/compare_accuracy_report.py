@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """compare_accuracy_report.py WORK OUT.json [--png OUT.png]: the table of
 bench/compare_accuracy.sh from its cases' dlc-compare JSON (WORK/<case>/cmp.json and run.json;
-where ns-3 predicted too, ns3.json; each predictor's CPU time in model.cpu and ns3.cpu).
+where ns-3 predicted too, ns3.json; each predictor's CPU time in model.cpu and ns3.cpu). Cases:
+fanin-W, ring-N and job-W (a replayed job: its iterations' time error).
 """
 import argparse
 import glob
@@ -43,6 +44,18 @@ def ring_rows(case, cmp, run):
     return rows
 
 
+def job_row(case, cmp, run):
+    # Groups are the replay's iterations, predicted from the job's dependencies.
+    errs = [g["error"] for g in cmp["groups"]]
+    return {
+        "case": case, "pattern": "job", "workers": int(case.split("-")[1]),
+        "iteration_error_median": statistics.median(errs),
+        "iteration_error_abs_max": max(abs(e) for e in errs),
+        "iteration_measured_s": statistics.median(g["measured_s"] for g in cmp["groups"]),
+        "iteration_predicted_s": statistics.median(g["predicted_s"] for g in cmp["groups"]),
+    }
+
+
 def cpu_s(path):
     """user + system seconds written by /usr/bin/time -f "%U %S", or None."""
     try:
@@ -56,6 +69,8 @@ def predictor_rows(case, cmp, run):
     extra = {"abs_error_p50": m["abs_error"]["p50"], "abs_error_p90": m["abs_error"]["p90"]}
     if case.startswith("fanin"):
         return [dict(fanin_row(case, cmp, run), **extra)]
+    if case.startswith("job"):
+        return [dict(job_row(case, cmp, run), **extra)]
     return [dict(r, **extra) for r in ring_rows(case, cmp, run)]
 
 
@@ -69,7 +84,8 @@ def with_ns3(rows, ns3_rows, model_cpu, ns3_cpu):
             continue
         r["ns3_cpu_s"] = ns3_cpu
         for k in ("bct_error_median", "bct_error_abs_max", "time_error_median",
-                  "busbw_error_median", "abs_error_p50", "abs_error_p90"):
+                  "busbw_error_median", "iteration_error_median", "iteration_error_abs_max",
+                  "iteration_predicted_s", "abs_error_p50", "abs_error_p90"):
             if k in o:
                 r["ns3_" + k] = o[k]
     return rows
@@ -123,6 +139,12 @@ def main():
             print(f"fanin W={r['workers']:2d}: BCT error median {100 * r['bct_error_median']:+5.1f}% "
                   f"(max |e| {100 * r['bct_error_abs_max']:.1f}%), message |e| p50 "
                   f"{100 * r['abs_error_p50']:.1f}%{floor_text(r)}{ns3_text(r, 'bct_error_median')}")
+        elif r["pattern"] == "job":
+            print(f"job W={r['workers']}: iteration error median "
+                  f"{100 * r['iteration_error_median']:+5.1f}% (max |e| "
+                  f"{100 * r['iteration_error_abs_max']:.1f}%), message |e| p50 "
+                  f"{100 * r['abs_error_p50']:.1f}% p90 {100 * r['abs_error_p90']:.1f}%"
+                  f"{floor_text(r)}{ns3_text(r, 'iteration_error_median')}")
         else:
             print(f"ring N={r['ranks']} {r['bytes'] >> 20} MiB: time error median "
                   f"{100 * r['time_error_median']:+5.1f}%, busbw error {100 * r['busbw_error_median']:+5.1f}%, "

@@ -1,20 +1,22 @@
 // dlc-ns3-predict FLOW_TXT --calibration C.json --run RUN.json --out fct.txt [--queue Q.csv]:
 // ns-3's prediction of a run on the namespace star (star_sim.hpp), written as HPCC's fct.txt
 // for `dlc-compare MEASURED fct.txt`, and the tbf's backlog toward rank 0 as the model's queue
-// CSV for `dlc-compare queue` (docs/compare.md, "ns-3 as a predictor"). Parses options only.
-#include <algorithm>
+// CSV for `dlc-compare queue` (docs/compare.md, "ns-3 as a predictor"). With --job JOB --like
+// RUN.map instead of FLOW_TXT, a replayed job closed loop (job_mode.cpp). Parses options only.
 #include <ctime>
 #include <iostream>
 #include <memory>
-#include <set>
 #include <span>
-#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "apps/cli_main.hpp"
 #include "apps/cli_number.hpp"
+#include "apps/dlc_ns3/mirror_checks.hpp"
+#include "apps/dlc_ns3/predict_options.hpp"
 #include "apps/dlc_ns3/run_settings.hpp"
+#include "apps/dlc_ns3/star_outputs.hpp"
 #include "apps/dlc_ns3/star_sim.hpp"
 #include "apps/version/version.hpp"
 #include "core/distinct_files.hpp"
@@ -27,53 +29,7 @@
 namespace {
 
 using namespace dlcnet;
-
-struct Options {
-  std::string flows, calibration, run, out, queue;
-  uint32_t hosts = 0;
-  double rank_link_Bps = 5e9;  // 40 Gbit/s: a veth's speed, above any tbf's
-  bool allow_rendezvous = false;
-};
-
-// UCX's rendezvous (a handshake through the receiver before the data) is not simulated: a flow
-// it carried is refused unless --allow-rendezvous, then said on stderr.
-void check_rendezvous(const Options& o, const ns3p::RunSettings& run,
-                      std::span<const HpccFlow> flows) {
-  for (size_t i = 0; i < flows.size(); ++i) {
-    if (run.rendezvous_from == 0 || flows[i].size < run.rendezvous_from) continue;
-    const std::string what = run.rendezvous_field + ": UCX sent messages from " +
-                             std::to_string(run.rendezvous_from) + " bytes on by rendezvous (" +
-                             o.flows + " flow " + std::to_string(i) + ": " +
-                             std::to_string(flows[i].size) +
-                             " bytes), a handshake through the receiver this simulation does "
-                             "not have";
-    if (!o.allow_rendezvous) {
-      throw Error(what + "; measure with UCX_RNDV_THRESH=inf, or --allow-rendezvous");
-    }
-    std::cerr << "dlc-ns3-predict: warning: " << what << ": simulated as eager\n";
-    return;
-  }
-}
-
-// One connection per direction is simulated: a run whose UCX carried both directions between
-// two ranks on one connection is refused when data went both ways between a pair (a fan-in
-// without --pull sends one way; its control messages are not flows).
-void check_connections(const Options& o, const ns3p::RunSettings& run,
-                       std::span<const HpccFlow> flows) {
-  if (!run.one_connection_per_peer) return;
-  std::set<std::pair<uint32_t, uint32_t>> seen;
-  for (size_t i = 0; i < flows.size(); ++i) {
-    seen.emplace(flows[i].src, flows[i].dst);
-    if (!seen.contains({flows[i].dst, flows[i].src})) continue;
-    throw Error(run.connections_field +
-                ": 'peer': UCX carried both directions between two ranks "
-                "on one connection, and " +
-                o.flows + " flow " + std::to_string(i) + " (host " + std::to_string(flows[i].src) +
-                " to " + std::to_string(flows[i].dst) +
-                ") goes against an earlier one; the simulation has one connection per direction: "
-                "measure with --ucx-connections direction");
-  }
-}
+using ns3p::PredictOptions;
 
 // The simulator's acknowledgement times as the model's messages: fct_from_prediction adds the
 // calibration's base latency to a message's arrival for its acknowledgement.
@@ -87,7 +43,7 @@ model::Prediction as_prediction(std::span<const HpccFlow> flows, const ns3p::Sta
   return p;
 }
 
-int run(const Options& o) {
+int run_flows(const PredictOptions& o) {
   try {
     check_distinct_files({{"FLOW_TXT", o.flows},
                           {"--calibration", o.calibration},
@@ -102,40 +58,28 @@ int run(const Options& o) {
   const model::Calibration c = model::read_calibration(o.calibration);
   ns3p::StarNetwork net{o.hosts, o.rank_link_Bps, c.base_latency_s, ns3p::read_run_settings(o.run)};
   const std::vector<HpccFlow> flows = read_flow_txt(o.flows);
-  check_rendezvous(o, net.run, flows);
-  uint32_t needed = 1;
-  for (size_t i = 0; i < flows.size(); ++i) {
-    const HpccFlow& f = flows[i];
-    if (f.src == f.dst) {
-      throw Error(o.flows + ": flow " + std::to_string(i) + ": from host " + std::to_string(f.src) +
-                  " to itself: the star has no such path");
-    }
-    needed = std::max({needed, f.src + 1, f.dst + 1});
-  }
-  check_connections(o, net.run, flows);
-  if (net.hosts == 0) net.hosts = needed;
-  if (net.hosts < needed) {
-    throw cli::UsageError("--hosts " + std::to_string(net.hosts) + ": " + o.flows + " names host " +
-                          std::to_string(needed - 1));
-  }
+  std::vector<ns3p::Transfer> transfers;
+  for (const HpccFlow& f : flows) transfers.push_back({f.src, f.dst, f.size});
+  const ns3p::TransferNames names{o.flows, [](size_t i) { return "flow " + std::to_string(i); }};
+  net.hosts = ns3p::star_hosts(
+      o.hosts, ns3p::check_mirrorable(net.run, transfers, names, o.allow_rendezvous), o.flows);
   const std::clock_t cpu0 = std::clock();
   const ns3p::StarResult r = ns3p::simulate_star(net, flows);
   const double cpu_s = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
   const model::Prediction p = as_prediction(flows, r, c.base_latency_s);
   write_stream(
       fct, [&](std::ostream& out) { write_fct_txt(out, model::fct_from_prediction(flows, p, c)); });
-  if (queue) {
-    write_stream(*queue, [&](std::ostream& out) {
-      out << "time_s,bytes\n";
-      out.precision(12);  // ns over hours
-      for (const ns3p::QueueSample& q : r.queue) out << q.t_s << ',' << q.bytes << '\n';
-    });
-  }
-  std::cout << "dlc-ns3-predict: " << flows.size() << " flows on " << net.hosts << " hosts ("
-            << net.run.congestion_control << ", initcwnd " << net.run.initcwnd << ", tbf "
-            << net.run.tbf_rate_Bps * 8 / 1e6 << " Mbit/s) simulated in " << cpu_s
-            << " s CPU; fct.txt in " << o.out << '\n';
+  if (queue) write_stream(*queue, [&](std::ostream& out) { ns3p::write_queue_csv(out, r.queue); });
+  std::cout << "dlc-ns3-predict: " << flows.size() << " flows on " << ns3p::describe_star(net)
+            << " simulated in " << cpu_s << " s CPU; fct.txt in " << o.out << '\n';
   return 0;
+}
+
+int run(const PredictOptions& o) {
+  if (o.flows.empty() == o.job.inputs.empty()) {
+    throw cli::UsageError("FLOW_TXT or --job JOB: one of them");
+  }
+  return o.flows.empty() ? ns3p::run_job(o) : run_flows(o);
 }
 
 }  // namespace
@@ -144,11 +88,20 @@ int main(int argc, char** argv) {
   CLI::App app{
       "dlc-ns3-predict: ns-3's packet-level prediction of a run on the namespace star "
       "(scripts/netns-star.sh): the run's flows over Linux-like TCP through the star's tbf, "
-      "written as HPCC's fct.txt for dlc-compare (docs/compare.md, \"ns-3 as a predictor\")"};
-  Options o;
+      "written as HPCC's fct.txt for dlc-compare (docs/compare.md, \"ns-3 as a predictor\"); "
+      "with --job, a replayed DLC job, each message posted when the ones it waits for have "
+      "arrived in the simulation"};
+  PredictOptions o;
   int exit = 0;
-  app.add_option("FLOW_TXT", o.flows, "HPCC flow list the run exported (--export-flows)")
-      ->required();
+  app.add_option("FLOW_TXT", o.flows,
+                 "HPCC flow list the run exported (--export-flows), each flow at its start");
+  CLI::Option* job =
+      app.add_option("--job", o.job.inputs,
+                     "instead of FLOW_TXT: the DLC job the run replayed (a directory or trace "
+                     "files, as dlc-replay takes), predicted from its dependencies");
+  app.add_option("--like", o.like,
+                 "with --job: the replay's flow map (--export-flows FILE: FILE.map), the "
+                 "messages' names in fct.txt");
   app.add_option("--calibration", o.calibration,
                  "calibration JSON (dlc-compare calibrate): link_rate_Bps, base_latency_s")
       ->required();
@@ -168,6 +121,11 @@ int main(int argc, char** argv) {
   app.add_flag("--allow-rendezvous", o.allow_rendezvous,
                "simulate messages UCX sent by rendezvous as eager ones (a warning), instead "
                "of refusing the run");
+  cli::add_job_plan_options(app, o.job);
+  for (const char* name : {"--like", "--map", "--mode", "--iterations", "--time-scale"}) {
+    app.get_option(name)->needs(job);
+  }
+  job->needs(app.get_option("--like"));
   app.callback([&] { exit = run(o); });
   add_version_flag(app, "dlc-ns3-predict");
   app.footer(

@@ -14,8 +14,9 @@ constexpr uint64_t kChunk = 1 << 16;
 
 }  // namespace
 
-PairSender::PairSender(ns3::Ptr<ns3::Socket> socket, std::function<void(size_t)> done)
-    : socket_(std::move(socket)), done_(std::move(done)) {
+PairSender::PairSender(ns3::Ptr<ns3::Socket> socket, std::function<void(size_t)> done,
+                       std::function<void(size_t)> arrived)
+    : socket_(std::move(socket)), done_(std::move(done)), arrived_(std::move(arrived)) {
   socket_->SetSendCallback(ns3::MakeCallback(&PairSender::room, this));
   socket_->TraceConnectWithoutContext("HighestRxAck", ns3::MakeCallback(&PairSender::acked, this));
 }
@@ -27,8 +28,18 @@ void PairSender::connect(ns3::Address to) {
 void PairSender::write(size_t flow, uint64_t bytes) {
   queued_ += bytes;
   flows_.push_back({flow, queued_});
+  if (arrived_) arriving_.push_back({flow, queued_});
   fill();
   complete();  // an empty flow behind acknowledged data
+}
+
+void PairSender::received(uint64_t bytes) {
+  read_ += bytes;
+  while (!arriving_.empty() && read_ >= arriving_.front().end) {
+    const size_t flow = arriving_.front().flow;
+    arriving_.pop_front();
+    arrived_(flow);
+  }
 }
 
 void PairSender::fill() {
