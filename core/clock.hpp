@@ -25,6 +25,14 @@ inline int64_t monotonic_ns() noexcept {
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+// This thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): what a measurement of work on a
+// shared machine counts (the trace loaders, the model's speed).
+inline double thread_cpu_s() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 namespace detail {
 struct TscScale {
   bool usable = false;

@@ -4,18 +4,13 @@
 #include <chrono>
 #include <ctime>
 
+#include "core/clock.hpp"
 #include "model/calibration.hpp"
 #include "model/network.hpp"
 #include "model/predict.hpp"
 
 namespace dlcnet::model {
 namespace {
-
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 double per_cpu_s(const ModelSpeed& s, const SpeedRun& r) {
   return static_cast<double>(s.messages) / r.cpu_s;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "trace/trace_cycles.hpp"
 #include "trace/trace_draft.hpp"
@@ -18,12 +19,6 @@ namespace fs = std::filesystem;
 
 std::string dir_of(const std::string& path) {
   return fs::path(path).parent_path().string();
-}
-
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 std::vector<NodeDraft> read_drafts(const std::vector<JobFile>& files, Diagnostics& diag,

@@ -69,23 +69,7 @@ print(f\"  {sys.argv[2]}: ns-3 queue peak {p['predicted_bytes'] / p['measured_by
 
 check "star up" bash "$STAR" up --prefix "$prefix" --hosts 5 --rate 100mbit --burst 32kb \
   --limit 8mb
-ucx=(--transport ucx --ucx-tls tcp,self -p 18810 --timeout 60)
-# bench NAME ARGS...: one dlc-bench two-rank run, server in h0, client in h1 writes NAME.json.
-bench() {
-  local name="$1"
-  shift
-  ip netns exec "$prefix-h0" timeout 120 "$B" "$@" "${ucx[@]}" >"$work/$name.server" 2>&1 &
-  local server=$!
-  sleep 0.5
-  check "calibration run: $*" ip netns exec "$prefix-h1" timeout 120 "$B" "$@" "${ucx[@]}" \
-    --json "$work/$name.json" 10.230.0.1
-  wait "$server"
-}
-bench lat64 lat -s 64 -n 300
-bench lat64k lat -s 64K -n 50
-bench bw64k bw -s 64K -n 1000
-check "calibrate" "$C" calibrate "$work/lat64.json" "$work/lat64k.json" "$work/bw64k.json" \
-  --out "$work/c.json"
+star_calibrate 18810
 json_assert "$work/c.json" \
   "80e6 / 8 <= d['link_rate_Bps'] <= 110e6 / 8" \
   "[s['test'] for s in d['source']] == ['lat', 'lat', 'bw']" \

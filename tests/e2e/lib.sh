@@ -119,6 +119,27 @@ star_test() {
   trap star_cleanup EXIT
   trap 'exit 1' INT TERM
 }
+# star_calibrate PORT: on the star `star_test` made, dlc-bench lat (64 B, 64 KiB) and bw
+# (64 KiB) over UCX tcp between $prefix-h1 and $prefix-h0 (port PORT), each a check, then
+# `dlc-compare calibrate` of the three into $work/c.json, and $work/lat64.json ... kept.
+star_calibrate() {
+  local port="$1" name server spec
+  local ucx=(--transport ucx --ucx-tls tcp,self -p "$port" --timeout 60)
+  for spec in "lat64 lat -s 64 -n 300" "lat64k lat -s 64K -n 50" "bw64k bw -s 64K -n 1000"; do
+    set -- $spec
+    name="$1"
+    shift
+    ip netns exec "$prefix-h0" timeout 120 "$BIN/dlc-bench" "$@" "${ucx[@]}" \
+      >"$work/$name.server" 2>&1 &
+    server=$!
+    sleep 0.5
+    check "calibration run: $*" ip netns exec "$prefix-h1" timeout 120 "$BIN/dlc-bench" "$@" \
+      "${ucx[@]}" --json "$work/$name.json" 10.230.0.1
+    wait "$server"
+  done
+  check "calibrate" "$BIN/dlc-compare" calibrate "$work/lat64.json" "$work/lat64k.json" \
+    "$work/bw64k.json" --out "$work/c.json"
+}
 star_cleanup() {
   local p
   for p in "${star_prefixes[@]}"; do bash "$STAR" down --prefix "$p" >/dev/null 2>&1; done

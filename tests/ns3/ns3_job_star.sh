@@ -13,29 +13,12 @@
 source "$(dirname "$0")/../e2e/lib.sh"
 here="$(cd "$(dirname "$0")" && pwd)"
 star_test ns3j
-B="$BIN/dlc-bench"
 C="$BIN/dlc-compare"
 P="$BIN/dlc-ns3-predict"
 R="$BIN/dlc-replay"
 check "star up" bash "$STAR" up --prefix "$prefix" --hosts 3 --rate 100mbit --burst 32kb \
   --limit 8mb --all-ports
-ucx=(--transport ucx --ucx-tls tcp,self -p 18830 --timeout 60)
-# bench NAME ARGS...: one dlc-bench two-rank run, server in h0, client in h1 writes NAME.json.
-bench() {
-  local name="$1"
-  shift
-  ip netns exec "$prefix-h0" timeout 120 "$B" "$@" "${ucx[@]}" >"$work/$name.server" 2>&1 &
-  local server=$!
-  sleep 0.5
-  check "calibration run: $*" ip netns exec "$prefix-h1" timeout 120 "$B" "$@" "${ucx[@]}" \
-    --json "$work/$name.json" 10.230.0.1
-  wait "$server"
-}
-bench lat64 lat -s 64 -n 300
-bench lat64k lat -s 64K -n 50
-bench bw64k bw -s 64K -n 1000
-check "calibrate" "$C" calibrate "$work/lat64.json" "$work/lat64k.json" "$work/bw64k.json" \
-  --out "$work/c.json"
+star_calibrate 18830
 
 python3 "$here/ps_job.py" write 2 4 1048576 1048576 "$work/job.csv"
 check "replay on the star" env UCX_RNDV_THRESH=inf bash "$RUN" --prefix "$prefix" --ranks 3 \

@@ -12,12 +12,6 @@
 namespace dlcnet::trace::chakra {
 namespace {
 
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
 uint64_t nodes_of(const Job& job) {
   uint64_t n = 0;
   for (const Rank& r : job.ranks) n += r.nodes.size();

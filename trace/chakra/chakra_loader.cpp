@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "trace/chakra/chakra_files.hpp"
 #include "trace/chakra/chakra_graph.hpp"
@@ -11,16 +12,6 @@
 #include "trace/chakra/chakra_reader.hpp"
 
 namespace dlcnet::trace::chakra {
-namespace {
-
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-}  // namespace
-
 LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem,
                     const std::string& comm_groups) {
   LoadResult res{Job{}, Diagnostics(keep_per_problem), 0};
