@@ -22,9 +22,9 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-using Ranks = std::vector<std::vector<pb::Node>>;
+using GroupedNodes = std::vector<std::vector<pb::Node>>;
 
-LoadResult load(const trace::test::TempDir& dir, const Ranks& ranks,
+LoadResult load(const trace::test::TempDir& dir, const GroupedNodes& ranks,
                 const std::string& comm_groups = "") {
   for (size_t r = 0; r < ranks.size(); ++r) {
     trace::test::write_file(dir / ("job." + std::to_string(r) + ".et"), test::et_bytes(ranks[r]));

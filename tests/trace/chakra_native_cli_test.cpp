@@ -17,7 +17,7 @@ namespace {
 using ::testing::HasSubstr;
 using trace::test::CliRun;
 
-CliRun run(const std::string& args) {
+CliRun run_csv(const std::string& args) {
   return trace::test::run_shell(std::string(DLC_TRACE_BIN) + " " + args);
 }
 
@@ -29,10 +29,10 @@ const std::string kJob = trace::test::data("../any_rank/dp3.csv");
 // receives 1 MiB and sends 512 KiB. Compute: 2000 + 1000, 1500 + 1000, 1000 + 1000 us (999500 ns
 // rounds to 1000 us).
 TEST(ChakraNativeCli, DataParallelJobValidatesAndCounts) {
-  CliRun r = run("validate " + kJob);
+  CliRun r = run_csv("validate " + kJob);
   EXPECT_EQ(r.exit, 0) << r.output;
   EXPECT_THAT(r.output, HasSubstr("clean: Chakra job, 3 ranks, 17 nodes"));
-  r = run("stats -q --json - " + kJob);
+  r = run_csv("stats -q --json - " + kJob);
   ASSERT_EQ(r.exit, 0) << r.output;
   const auto j = nlohmann::json::parse(r.output);
   ASSERT_EQ(j["ranks"].size(), 3u);
@@ -59,7 +59,7 @@ TEST(ChakraNativeCli, DataParallelJobValidatesAndCounts) {
   EXPECT_EQ(j["collectives"][0]["messages"]["sends"], 12);
 }
 
-struct Bad {
+struct BadCsv {
   const char* what;
   int line;          // the line of dp3.csv replaced (0: none)
   const char* with;  // its new text
@@ -69,7 +69,7 @@ struct Bad {
 };
 
 // dp3.csv's lines: 1 the magic, 2 the columns, 5 to 9 rank 0, 10 to 16 rank 1, 17 to 21 rank 2.
-const Bad kBad[] = {
+const BadCsv kBadCsv[] = {
     {"bad header", 1, "# dlcnet-trace 2 rank=3", 1, "field 'ranks'", "ranks=N"},
     {"unknown type", 6, "0,2,sendd,1,1,1048576,,,,1,", 6, "field 'type'",
      "unknown node type 'sendd'"},
@@ -103,17 +103,17 @@ std::string replace_line(const std::string& text, int line, const std::string& w
 
 TEST(ChakraNativeCli, BadFilesNameFileLineAndField) {
   const std::string good = trace::test::read_file(kJob);
-  for (const Bad& b : kBad) {
+  for (const BadCsv& b : kBadCsv) {
     trace::test::TempDir dir;
     const std::string path = dir / "bad.csv";
     trace::test::write_file(path, replace_line(good, b.line, b.with));
-    const CliRun r = run("validate " + path);
+    const CliRun r = run_csv("validate " + path);
     EXPECT_EQ(r.exit, 1) << b.what << ":\n" << r.output;
     const std::string where = path + ":" + std::to_string(b.names_line) + ": error: ";
     EXPECT_THAT(r.output, HasSubstr(where)) << b.what << ":\n" << r.output;
     EXPECT_THAT(r.output, HasSubstr(b.field)) << b.what << ":\n" << r.output;
     EXPECT_THAT(r.output, HasSubstr(b.says)) << b.what << ":\n" << r.output;
-    EXPECT_EQ(run("stats " + path).exit, 1) << b.what;
+    EXPECT_EQ(run_csv("stats " + path).exit, 1) << b.what;
   }
 }
 
@@ -125,13 +125,13 @@ TEST(ChakraNativeCli, ConvertedJobCountsAsTheEtFiles) {
   for (const char* job : {"custom_ring_allreduce_8npus_1MB", "all_reduce/8npus_1MB"}) {
     trace::test::TempDir dir;
     const std::string csv = dir / "job.csv";
-    CliRun r = run("convert " + root + "/" + job + " -o " + csv);
+    CliRun r = run_csv("convert " + root + "/" + job + " -o " + csv);
     ASSERT_EQ(r.exit, 0) << r.output;
     EXPECT_THAT(r.output, HasSubstr("(native, version 2): 8 ranks"));
     EXPECT_EQ(trace::test::read_file(csv).substr(0, 25), "# dlcnet-trace 2 ranks=8\n");
-    EXPECT_EQ(run("validate -q " + csv).exit, 0);
+    EXPECT_EQ(run_csv("validate -q " + csv).exit, 0);
     auto stats = [](const std::string& in) {
-      const CliRun s = run("stats -q --json - " + in);
+      const CliRun s = run_csv("stats -q --json - " + in);
       EXPECT_EQ(s.exit, 0) << s.output;
       auto j = nlohmann::json::parse(s.output);
       for (auto& rank : j["ranks"]) rank.erase("file");
@@ -139,11 +139,11 @@ TEST(ChakraNativeCli, ConvertedJobCountsAsTheEtFiles) {
     };
     EXPECT_EQ(stats(csv), stats(root + "/" + job)) << job;
     // And the CSV converts to itself.
-    r = run("convert " + csv + " -o " + (dir / "again.csv"));
+    r = run_csv("convert " + csv + " -o " + (dir / "again.csv"));
     ASSERT_EQ(r.exit, 0) << r.output;
     EXPECT_EQ(trace::test::read_file(dir / "again.csv"), trace::test::read_file(csv));
   }
-  const CliRun r = run("convert " + kJob + " --to sketchdlc -o /dev/null");
+  const CliRun r = run_csv("convert " + kJob + " --to sketchdlc -o /dev/null");
   EXPECT_EQ(r.exit, 3) << r.output;
   EXPECT_THAT(r.output, HasSubstr("a Chakra job converts --to native"));
 }
