@@ -44,8 +44,20 @@ TEST(ChakraGroups, MetadataNodeInEveryFormConvertersLeave) {
     if (c == '"') quoted += '\\';
     quoted += c;
   }
-  for (const std::string& values :
-       {json, "[" + json + "]", "[[" + json + "]]", "[\"" + quoted + "\"]", "['" + json + "']"}) {
+  // Each group its own JSON object's text in a list, as a converter may leave PyTorch's list.
+  std::string split = "[";
+  for (const char* g : {R"({"pg_name": "0", "ranks": []})", R"({"pg_name": "1", "ranks": [0, 1]})",
+                        R"({"pg_name": "2", "ranks": [3, 2]})"}) {
+    std::string one;
+    for (const char c : std::string(g)) {
+      if (c == '"') one += '\\';
+      one += c;
+    }
+    split += std::string(split.size() > 1 ? ", " : "") + "\"" + one + "\"";
+  }
+  split += "]";
+  for (const std::string& values : {json, "[" + json + "]", "[[" + json + "]]",
+                                    "[\"" + quoted + "\"]", "['" + json + "']", split}) {
     trace::test::TempDir dir;
     const LoadResult res = load(dir, test::grouped_job(values));
     ASSERT_TRUE(res.ok()) << values << "\n" << errors(res);

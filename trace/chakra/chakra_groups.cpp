@@ -1,6 +1,7 @@
 #include "trace/chakra/chakra_groups.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
@@ -57,7 +58,7 @@ size_t value_end(std::string_view text, size_t begin) {
 // Collects the objects naming a pg_name found in `v`: PyTorch writes the configuration as a
 // JSON list; Chakra's converters keep it as text inside the node's inputs, which may wrap it in
 // lists or in a JSON string.
-void collect(const json& v, std::vector<const json*>& out, std::vector<json>& parsed, int depth) {
+void collect(const json& v, std::vector<const json*>& out, std::deque<json>& parsed, int depth) {
   if (depth > 8) return;
   if (v.is_object() && v.contains("pg_name")) {
     out.push_back(&v);
@@ -137,7 +138,7 @@ void from_files(const Job& job, std::vector<Definition>& defs, Diagnostics& diag
   for (const Rank& r : job.ranks) {
     for (const GroupDefinition& gd : r.group_definitions) {
       const std::string where = describe(r.nodes[gd.node]);
-      std::vector<json> parsed;
+      std::deque<json> parsed;  // stable addresses: `groups` points into them
       std::vector<const json*> groups;
       const json v = parse_values(gd.values);
       if (!v.is_discarded()) collect(v, groups, parsed, 0);
