@@ -39,15 +39,29 @@ double rank_replay_s(const RankReport& k) {
 
 void print_ranks(std::ostream& out, const ReplayReport& r, const ChakraJobFacts& f,
                  const RankNamer& name) {
-  Table t({{"rank", ""}, {"file", ""}, {"replay", "usec"}, {"compute", "usec"}, {"comm", "usec"}});
+  Table t({{"rank", ""},
+           {"file", ""},
+           {"replay", "usec"},
+           {"compute", "usec"},
+           {"comm", "usec"},
+           {"both", "usec"},
+           {"trace compute", "usec"},
+           {"trace comm", "usec"},
+           {"trace both", "usec"}});
   for (const RankReport& k : r.ranks) {
     const auto i = static_cast<size_t>(k.rank);
+    const bool known = i < f.compute_us.size();
     t.add_row({std::to_string(k.rank), name(k.rank), fixed(rank_replay_s(k) * 1e6, 1),
-               i < f.compute_us.size() ? std::to_string(f.compute_us[i]) : "-",
-               i < f.comm_us.size() ? std::to_string(f.comm_us[i]) : "-"});
+               fixed(k.compute_s * 1e6, 1), fixed(k.comm_s * 1e6, 1), fixed(k.overlap_s * 1e6, 1),
+               known ? std::to_string(f.compute_us[i]) : "-",
+               known ? std::to_string(f.comm_us[i]) : "-",
+               known && f.overlap_us[i] ? std::to_string(*f.overlap_us[i]) : "-"});
   }
   out << "\n# per rank: replay = its run, release to its last completion, on rank 0's clock; "
-         "compute and comm = the durations its file records (dlc-trace stats)\n";
+         "compute = its compute nodes' replayed durations (dag), comm = a message of its own in "
+         "flight (a send from its post to its completion, a receive from the sender's post to "
+         "its arrival), both = the time they overlap; trace = the durations its file records "
+         "(dlc-trace stats)\n";
   t.print(out);
 }
 
@@ -65,6 +79,7 @@ ChakraJobFacts chakra_job_facts(const ck::Job& job, const ck::CollectiveOptions&
   for (const ck::RankStats& r : ck::compute_stats(job, coll).ranks) {
     f.compute_us.push_back(r.compute_us);
     f.comm_us.push_back(r.comm_us);
+    f.overlap_us.push_back(r.overlap_us);
   }
   return f;
 }
@@ -127,11 +142,20 @@ nlohmann::json chakra_report_json(const ReplayReport& r, const ChakraJobFacts& f
                                   : nlohmann::json()}});
   }
   doc["collectives"] = c;
-  for (auto& k : doc["ranks"]) {
-    const auto i = k["rank"].get<size_t>();
+  // doc["ranks"] holds r.ranks in order (report_json_common).
+  for (size_t j = 0; j < r.ranks.size(); ++j) {
+    const RankReport& k = r.ranks[j];
+    auto& x = doc["ranks"][j];
+    x["compute_s"] = k.compute_s;
+    x["comm_s"] = k.comm_s;
+    x["overlap_s"] = k.overlap_s;
+    const auto i = static_cast<size_t>(k.rank);
     if (i >= f.compute_us.size()) continue;
-    k["trace_compute_s"] = static_cast<double>(f.compute_us[i]) * 1e-6;
-    k["trace_comm_s"] = static_cast<double>(f.comm_us[i]) * 1e-6;
+    x["trace_compute_s"] = static_cast<double>(f.compute_us[i]) * 1e-6;
+    x["trace_comm_s"] = static_cast<double>(f.comm_us[i]) * 1e-6;
+    x["trace_overlap_s"] = f.overlap_us[i]
+                               ? nlohmann::json(static_cast<double>(*f.overlap_us[i]) * 1e-6)
+                               : nlohmann::json();
   }
   return doc;
 }

@@ -4,6 +4,7 @@
 // counterpart here.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <span>
 #include <vector>
@@ -26,6 +27,7 @@ struct ChakraJobFacts {
   // Per rank, as its file records them (dlc-trace stats): COMP_NODE durations, and those of
   // its sends, receives and collectives.
   std::vector<uint64_t> compute_us, comm_us;
+  std::vector<std::optional<uint64_t>> overlap_us;  // none without start times
 };
 ChakraJobFacts chakra_job_facts(const trace::chakra::Job& job,
                                 const trace::chakra::CollectiveOptions& coll);

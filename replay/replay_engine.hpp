@@ -41,7 +41,8 @@ struct EntryTimes {
   int64_t planned_ns = -1;   // sends: dependencies completed + think time (or trace time)
   int64_t post_ns = -1;      // sends: first part posted; receives: first receive posted
   int64_t complete_ns = -1;  // sends: last part completed; receives: arrival, or later when
-                             // the record's own dependencies completed after it
+                             // the record's own dependencies completed after it; compute
+                             // entries: their dependencies' completion plus the think time
   int64_t arrival_ns = -1;   // receives: last part arrived
 };
 

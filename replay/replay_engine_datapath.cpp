@@ -202,6 +202,8 @@ void Engine::drain_work() {
     if (pe.replayable) {
       if (!pe.send) res_.times[x].complete_ns = tx;
       to_write_.push_back(x);
+    } else if (pe.compute) {
+      res_.times[x].complete_ns = tx;
     }
     if (timed) continue;  // open loop: dependencies do not gate anything
     for (uint32_t d : plan_.dependents_of(x)) {

@@ -1,16 +1,18 @@
 #include "replay/replay_results.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/intervals.hpp"
 #include "core/wire.hpp"
 
 namespace dlcnet::replay {
 namespace {
 
 constexpr std::string_view kReportTag = "replay-report";
-constexpr uint16_t kReportVersion = 1;
+constexpr uint16_t kReportVersion = 2;
 
 void put_f64(WireWriter& w, double v) {
   w.u64(std::bit_cast<uint64_t>(v));
@@ -29,6 +31,34 @@ std::vector<double> get_doubles(WireReader& r, const char* field) {
   std::vector<double> v(n);
   for (auto& x : v) x = get_f64(r, field);
   return v;
+}
+
+using Span = Interval<double>;  // ns on rank 0's clock
+
+// RankReport's compute_s, comm_s and overlap_s from the entries' times and the flows received.
+void time_split(RankReport& rep, const RankPlan& plan, const EngineResult& r,
+                const ClockModel& mine) {
+  std::vector<Span> compute, comm;
+  for (size_t e = 0; e < plan.entries.size(); ++e) {
+    const PlanEntry& pe = plan.entries[e];
+    const EntryTimes& t = r.times[e];
+    if (pe.compute && !plan.open_loop && pe.think_ns > 0 && t.complete_ns >= 0) {
+      compute.emplace_back(mine.to_reference(t.complete_ns - pe.think_ns),
+                           mine.to_reference(t.complete_ns));
+    } else if (pe.replayable && pe.send && t.post_ns >= 0 && t.complete_ns >= 0) {
+      comm.emplace_back(mine.to_reference(t.post_ns), mine.to_reference(t.complete_ns));
+    }
+  }
+  // A message in flight before this rank's release (its sender started earlier) counts from
+  // the release: the split is of this rank's run.
+  for (const Flow& f : rep.flows) {
+    comm.emplace_back(std::max(f.start_ns, rep.start_ns), f.start_ns + f.fct_ns);
+  }
+  const auto c = merged(std::move(compute));
+  const auto m = merged(std::move(comm));
+  rep.compute_s = covered(c) * 1e-9;
+  rep.comm_s = covered(m) * 1e-9;
+  rep.overlap_s = intersection(c, m) * 1e-9;
 }
 
 }  // namespace
@@ -97,6 +127,7 @@ RankReport make_rank_report(const RankPlan& plan, const EngineResult& r,
     }
     rd.expect_end();
   }
+  time_split(rep, plan, r, mine);
   return rep;
 }
 
@@ -110,6 +141,7 @@ Bytes encode_report(const RankReport& r) {
   }
   put_f64(w, r.start_ns);
   put_f64(w, r.end_ns);
+  for (double v : {r.compute_s, r.comm_s, r.overlap_s}) put_f64(w, v);
   put_doubles(w, r.sched_error_s);
   put_doubles(w, r.order_hold_s);
   w.u64(r.event_ns.size());
@@ -137,6 +169,9 @@ RankReport decode_report(std::span<const uint8_t> data, int rank) {
   }
   r.start_ns = get_f64(rd, "start_ns");
   r.end_ns = get_f64(rd, "end_ns");
+  r.compute_s = get_f64(rd, "compute_s");
+  r.comm_s = get_f64(rd, "comm_s");
+  r.overlap_s = get_f64(rd, "overlap_s");
   r.sched_error_s = get_doubles(rd, "sched_error_s");
   r.order_hold_s = get_doubles(rd, "order_hold_s");
   const uint64_t events = rd.u64("events");

@@ -21,6 +21,10 @@ struct RankReport {
   uint64_t entries = 0, sends = 0, receives = 0, unreplayable = 0, split = 0;
   uint64_t wrong = 0, busy = 0, records_written = 0;
   double start_ns = 0, end_ns = 0;    // on rank 0's clock
+  // The replay's own time split: computing (the compute entries' think times, dag mode), and
+  // communicating (a send from its post to its completion, a receive from the sender's post to
+  // its arrival): each the union of its intervals, and the time both cover.
+  double compute_s = 0, comm_s = 0, overlap_s = 0;
   std::vector<double> sched_error_s;  // per send
   std::vector<double> order_hold_s;   // per send held by channel order
   std::vector<int64_t> event_ns;      // per entry, own clock: send post / arrival; -1 none

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -83,6 +84,16 @@ TEST(ChakraReplay, EveryCollectiveReplaysEachMessageOnce) {
     EXPECT_EQ(j["job"]["format"], "chakra");
     EXPECT_EQ(j["ranks"][1]["node"], "job.1.et");
     EXPECT_DOUBLE_EQ(j["ranks"][1]["trace_compute_s"].get<double>(), 25e-6);  // 20 + 5 us
+    // The replay's own split: dag computes 20 + 5 us per rank (one before and one after its
+    // messages, on rank 0's clock: a drift of 1e-4 is a 2.5 ns error); the others none.
+    for (const auto& k : j["ranks"]) {
+      const double compute = k["compute_s"], comm = k["comm_s"], both = k["overlap_s"];
+      EXPECT_NEAR(compute, std::string(mode) == "dag" ? 25e-6 : 0.0, 3e-9) << mode;
+      EXPECT_GT(comm, 0) << mode;
+      EXPECT_LE(comm, k["duration_s"].get<double>() + 1e-6) << mode;
+      EXPECT_GE(both, 0) << mode;
+      EXPECT_LE(both, std::min(compute, comm)) << mode;
+    }
     // Chakra's collective types 0 to 9 in order, with their messages among 3 ranks.
     const std::vector<uint64_t> per_collective{12, 2, 6, 2, 2, 2, 6, 6, 6, 4};
     ASSERT_EQ(j["collectives"].size(), per_collective.size()) << mode;

@@ -24,6 +24,9 @@ TEST(ReplayResults, ReportRoundTrip) {
   r.wrong = 0;
   r.start_ns = 1.5;
   r.end_ns = 99.25;
+  r.compute_s = 0.25;
+  r.comm_s = 0.5;
+  r.overlap_s = 0.125;
   r.sched_error_s = {1e-6, 2e-6};
   r.order_hold_s = {3e-3};
   r.event_ns = {1, -1, 3};
@@ -34,6 +37,9 @@ TEST(ReplayResults, ReportRoundTrip) {
   EXPECT_EQ(d.sends, 4u);
   EXPECT_EQ(d.unreplayable, 1u);
   EXPECT_EQ(d.end_ns, 99.25);
+  EXPECT_EQ(d.compute_s, 0.25);
+  EXPECT_EQ(d.comm_s, 0.5);
+  EXPECT_EQ(d.overlap_s, 0.125);
   EXPECT_EQ(d.sched_error_s, r.sched_error_s);
   EXPECT_EQ(d.order_hold_s, r.order_hold_s);
   EXPECT_EQ(d.event_ns, r.event_ns);

@@ -1,5 +1,6 @@
 #include "trace/chakra/chakra_stats.hpp"
 
+#include "core/intervals.hpp"
 #include "trace/chakra/chakra_groups.hpp"
 
 #include <algorithm>
@@ -13,33 +14,7 @@ namespace dlcnet::trace::chakra {
 
 namespace {
 
-using Interval = std::pair<uint64_t, uint64_t>;  // [begin, end) in microseconds
-
-// The intervals merged into disjoint ones, in order.
-std::vector<Interval> merged(std::vector<Interval> v) {
-  std::sort(v.begin(), v.end());
-  std::vector<Interval> out;
-  for (const Interval& x : v) {
-    if (!out.empty() && x.first <= out.back().second) {
-      out.back().second = std::max(out.back().second, x.second);
-    } else {
-      out.push_back(x);
-    }
-  }
-  return out;
-}
-
-uint64_t intersection(const std::vector<Interval>& a, const std::vector<Interval>& b) {
-  uint64_t total = 0;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    const uint64_t lo = std::max(a[i].first, b[j].first);
-    const uint64_t hi = std::min(a[i].second, b[j].second);
-    if (lo < hi) total += hi - lo;
-    (a[i].second < b[j].second ? i : j) += 1;
-  }
-  return total;
-}
+using Interval = dlcnet::Interval<uint64_t>;  // in microseconds
 
 // RankStats::overlap_us of a rank's nodes.
 std::optional<uint64_t> overlap(const Rank& r) {
