@@ -17,13 +17,24 @@ if(NOT DLCNET_HELP2MAN)
   message(WARNING "help2man not found: no man pages (scripts/install-deps.sh installs it)")
 endif()
 
-# dlcnet_install_tool(TOOL SUMMARY): installs TOOL, its man page (SUMMARY is the page's NAME
-# line) and its bash completion, and lists it in the global property DLCNET_TOOLS.
+# Everything is in the install component `dlcnet` (the package dlcnet) unless a tool names
+# another: dlc-ns3-predict is in `ns3` (the package dlcnet-ns3, which alone needs ns-3's
+# libraries). `cmake --install` installs every component.
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME dlcnet)
+
+# dlcnet_install_tool(TOOL SUMMARY [COMPONENT C]): installs TOOL, its man page (SUMMARY is the
+# page's NAME line) and its bash completion, in component C (default dlcnet), and lists it in
+# the global property DLCNET_TOOLS.
 function(dlcnet_install_tool tool summary)
+  cmake_parse_arguments(_arg "" "COMPONENT" "" ${ARGN})
+  if(NOT _arg_COMPONENT)
+    set(_arg_COMPONENT dlcnet)
+  endif()
   set_property(GLOBAL APPEND PROPERTY DLCNET_TOOLS ${tool})
-  install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ${_arg_COMPONENT})
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/completion.bash
-          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME ${tool})
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME ${tool}
+          COMPONENT ${_arg_COMPONENT})
   if(NOT DLCNET_HELP2MAN)
     return()
   endif()
@@ -43,7 +54,7 @@ function(dlcnet_install_tool tool summary)
     COMMENT "Man page of ${tool} (help2man)"
     VERBATIM)
   add_custom_target(${tool}-man ALL DEPENDS ${_page}.gz)
-  install(FILES ${_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${_page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT ${_arg_COMPONENT})
 endfunction()
 
 # The files every installation has, whichever tools are built.

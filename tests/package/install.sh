@@ -63,6 +63,13 @@ check_installed() {
   check "$name: dlc-compare-plot draws it" "$bin/dlc-compare-plot" --csv "$out/cmp.csv" \
     --json "$out/cmp.json" --out "$out/plots"
   check "$name: dlc-plot draws the replay" "$bin/dlc-plot" iterations "$out/r.json" --out "$out/it.png"
+  if [ -x "$bin/dlc-ns3-predict" ]; then
+    # A replay over shared memory ran on no star: refused (exit 3), the run's JSON named.
+    "$bin/dlc-ns3-predict" "$out/flows.txt" --calibration "$out/c.json" --run "$out/r.json" \
+      --out "$out/ns3.txt" >"$work/out" 2>&1
+    [ $? -eq 3 ] && grep -q "r.json" "$work/out" && ok "$name: dlc-ns3-predict reads the run, refuses a run on no star" ||
+      bad "$name: dlc-ns3-predict on a run on no star: $(head -3 "$work/out")"
+  fi
   [ -n "$(ls "$out/plots"/*.png 2>/dev/null)" ] && [ -s "$out/it.png" ] && ok "$name: PNGs written" ||
     bad "$name: no PNG"
 }
@@ -83,16 +90,21 @@ elif [ "$(id -u)" -ne 0 ]; then
   echo "not root: the .deb is not installed"
 else
   if (cd "$notests" && cpack -G DEB -B "$work/cpack") >"$work/cpack.log" 2>&1; then
-    deb="$(ls "$work"/cpack/dlcnet_"$version"_*.deb | head -1)"
-    ok "cpack: $(basename "$deb")"
+    # dlcnet, and dlcnet-ns3 where dlc-ns3-predict was built.
+    debs=("$(ls "$work"/cpack/dlcnet_"$version"_*.deb | head -1)")
+    pkgs=(dlcnet)
+    ns3="$(ls "$work"/cpack/dlcnet-ns3_"$version"_*.deb 2>/dev/null | head -1)"
+    [ -n "$ns3" ] && debs+=("$ns3") && pkgs+=(dlcnet-ns3)
+    ok "cpack: $(for d in "${debs[@]}"; do basename "$d"; done | tr '\n' ' ')"
     # Removed on any exit from here on, whatever happens in between.
-    trap 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -q --purge dlcnet >/dev/null 2>&1; rm -rf "$work"' EXIT
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb" \
+    trap 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -q --purge ${pkgs[*]} >/dev/null 2>&1; rm -rf "$work"' EXIT
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${debs[@]}" \
       >"$work/apt.log" 2>&1; then
-      ok "apt-get install ./$(basename "$deb")"
+      ok "apt-get install ${pkgs[*]}"
       check_installed "" /usr "the .deb"
-      DEBIAN_FRONTEND=noninteractive apt-get remove -y -q --purge dlcnet >"$work/rm.log" 2>&1 &&
-        [ ! -e /usr/bin/dlc-bench ] && [ ! -e /usr/share/dlcnet ] && ok "apt-get remove dlcnet" ||
+      DEBIAN_FRONTEND=noninteractive apt-get remove -y -q --purge "${pkgs[@]}" >"$work/rm.log" 2>&1 &&
+        [ ! -e /usr/bin/dlc-bench ] && [ ! -e /usr/bin/dlc-ns3-predict ] && [ ! -e /usr/share/dlcnet ] &&
+        ok "apt-get remove ${pkgs[*]}" ||
         bad "apt-get remove left files: $(ls -d /usr/bin/dlc-* /usr/share/dlcnet 2>/dev/null)"
     else
       bad "apt-get install failed"

@@ -43,9 +43,31 @@ man_renders() {
   fi
 }
 
+# Every tool the build made is one the packages install.
+for f in "$BIN"/dlc-*; do
+  [[ " ${tools[*]} " == *" $(basename "$f") "* ]] || bad "$(basename "$f") is built but not installed"
+done
+
+# dlcnet-ns3 (dlc-ns3-predict), made where ns-3 was found: this version of dlcnet and ns-3's
+# libraries are its Depends.
+ns3="$(ls "$work"/cpack/dlcnet-ns3_"$version"_*.deb 2>/dev/null | head -1)"
+if [[ " ${tools[*]} " == *" dlc-ns3-predict "* ]]; then
+  [ -f "$ns3" ] && ok "package $(basename "$ns3"), $(du -k "$ns3" | cut -f1) KiB" ||
+    bad "dlc-ns3-predict built but no dlcnet-ns3_${version}_*.deb"
+  depends="$(dpkg-deb -f "$ns3" Depends 2>/dev/null)"
+  echo "  | dlcnet-ns3 Depends: $depends"
+  [[ "$depends" == *"dlcnet (= $version)"* ]] && ok "dlcnet-ns3 depends on dlcnet $version" ||
+    bad "dlcnet-ns3's Depends lacks dlcnet (= $version)"
+  [[ "$depends" == *libns3* ]] && ok "dlcnet-ns3 depends on ns-3's libraries" ||
+    bad "dlcnet-ns3's Depends lacks libns3"
+  dpkg-deb -c "$deb" | grep -q "dlc-ns3-predict" && bad "dlc-ns3-predict is in the dlcnet package" ||
+    ok "dlc-ns3-predict only in dlcnet-ns3"
+fi
+
 # Extracted into a scratch root, run from there.
 root="$work/root"
 dpkg -x "$deb" "$root" && ok "dpkg -x" || bad "dpkg -x"
+[ -z "$ns3" ] || { dpkg -x "$ns3" "$root" && ok "dpkg -x dlcnet-ns3" || bad "dpkg -x dlcnet-ns3"; }
 export PATH="$root/usr/bin:$PATH"
 source "$root/usr/share/bash-completion/completions/${tools[0]}"
 for t in "${tools[@]}"; do
