@@ -13,6 +13,7 @@
 #include "tests/trace/trace_test_util.hpp"
 #include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_loader.hpp"
+#include "trace/chakra/chakra_native.hpp"
 #include "trace/chakra/chakra_stats.hpp"
 #include "trace/chakra/chakra_writer.hpp"
 
@@ -191,6 +192,35 @@ TEST(ChakraGroups, WrittenBackWithTheirDefinitions) {
   for (size_t r = 0; r < a.ranks.size(); ++r) {
     EXPECT_EQ(a.ranks[r].collective.send_bytes, b.ranks[r].collective.send_bytes) << r;
   }
+}
+
+// The native CSV carries the definitions too (its `inputs` column): read back without
+// --comm-groups, the same groups and the same traffic.
+TEST(ChakraGroups, NativeCsvCarriesTheirDefinitions) {
+  trace::test::TempDir dir;
+  const LoadResult res = load(dir, test::grouped_job(test::kGroups));
+  ASSERT_TRUE(res.ok()) << errors(res);
+  const std::string csv = dir / "job.csv";
+  write_native_job(res.job, csv);
+  EXPECT_THAT(trace::test::read_file(csv), HasSubstr(",inputs\n"));
+  const LoadResult back = load_job(std::vector<std::string>{csv}, 100);
+  ASSERT_TRUE(back.ok()) << errors(back);
+  ASSERT_EQ(back.job.groups.size(), res.job.groups.size());
+  for (const auto& [name, group] : res.job.groups) {
+    EXPECT_EQ(back.job.groups.at(name).ranks, group.ranks) << name;
+  }
+  const JobStats a = compute_stats(res.job, {});
+  const JobStats b = compute_stats(back.job, {});
+  for (size_t r = 0; r < a.ranks.size(); ++r) {
+    EXPECT_EQ(a.ranks[r].collective.send_bytes, b.ranks[r].collective.send_bytes) << r;
+  }
+  // A value in the column on a node that is not metadata: named.
+  trace::test::write_file(dir / "bad.csv",
+                          "# dlcnet-trace 2 ranks=1\nrank,id,type,inputs\n"
+                          "0,1,comp,[]\n");
+  const LoadResult bad = load_job(std::vector<std::string>{dir / "bad.csv"}, 100);
+  EXPECT_THAT(errors(bad), HasSubstr("bad.csv:3"));
+  EXPECT_THAT(errors(bad), HasSubstr("field 'inputs': only a metadata has one"));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "trace/chakra/chakra_groups.hpp"
 #include "trace/chakra/chakra_native.hpp"
 #include "trace/trace_csv.hpp"
 #include "trace/trace_native.hpp"
@@ -26,11 +27,12 @@ enum Col : uint8_t {
   kDeps,
   kDataDeps,
   kName,
+  kInputs,
   kNumCols
 };
 constexpr std::array<std::string_view, kNumCols> kColNames{
     "rank", "id",       "type",        "peer", "tag",       "bytes", "collective",
-    "pg",   "start_ns", "duration_ns", "deps", "data_deps", "name"};
+    "pg",   "start_ns", "duration_ns", "deps", "data_deps", "name",  "inputs"};
 
 constexpr std::string_view kForm = "# dlcnet-trace 2 ranks=N";
 
@@ -236,6 +238,12 @@ void FileReader::row(std::string_view line) {
     return;
   }
   if (!text(kName, n.name)) return;
+  // A metadata node's inputs: a process-group definition's JSON (chakra_groups.hpp); kept, as
+  // the ET reader keeps them, only for a node named as one.
+  std::string inputs;
+  if (n.type == NodeType::kMetadata ? !text(kInputs, inputs) : !only_for(kInputs, "a metadata")) {
+    return;
+  }
   int& owner = owner_[static_cast<size_t>(rank)];
   Rank& r = job_.ranks[static_cast<size_t>(rank)];
   if (owner >= 0 && owner != file_no_) {
@@ -246,6 +254,9 @@ void FileReader::row(std::string_view line) {
   owner = file_no_;
   r.file = path_;
   n.index = static_cast<uint32_t>(r.nodes.size());
+  if (!inputs.empty() && is_group_definition(n.name)) {
+    r.group_definitions.push_back({n.index, std::move(inputs)});
+  }
   r.nodes.push_back(std::move(n));
 }
 

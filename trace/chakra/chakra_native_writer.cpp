@@ -30,7 +30,8 @@ void put_us(OutFile& out, const Rank& r, const Node& n, uint64_t us, const char*
   put_u64(out, ns);
 }
 
-void put_node(OutFile& out, const Rank& r, const Node& n) {
+// `inputs`: the node's process-group definition (its metadata inputs), empty for none.
+void put_node(OutFile& out, const Rank& r, const Node& n, std::string_view inputs) {
   out.num(r.rank).put(',');
   put_u64(out, n.id);
   out.put(',').put(native_name(n.type)).put(',');
@@ -54,7 +55,7 @@ void put_node(OutFile& out, const Rank& r, const Node& n) {
   put_ids(out, n.ctrl_deps);
   out.put(',');
   put_ids(out, n.data_deps);
-  out.put(',').put(percent_encode(n.name)).put('\n');
+  out.put(',').put(percent_encode(n.name)).put(',').put(percent_encode(inputs)).put('\n');
 }
 
 }  // namespace
@@ -80,9 +81,19 @@ std::string percent_encode(std::string_view s) {
 void write_native_job(const Job& job, const std::string& path) {
   OutFile out(path);
   out.put(kNativePrefix).num(kNativeAnyRankVersion).put(" ranks=").num(job.world).put('\n');
-  out.put("rank,id,type,peer,tag,bytes,collective,pg,start_ns,duration_ns,deps,data_deps,name\n");
+  out.put(
+      "rank,id,type,peer,tag,bytes,collective,pg,start_ns,duration_ns,deps,data_deps,name,"
+      "inputs\n");
   for (const Rank& r : job.ranks) {
-    for (const Node& n : r.nodes) put_node(out, r, n);
+    auto group = r.group_definitions.begin();  // in node order
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+      std::string_view inputs;
+      if (group != r.group_definitions.end() && group->node == i) {
+        inputs = group->values;
+        ++group;
+      }
+      put_node(out, r, r.nodes[i], inputs);
+    }
   }
   out.close();
 }
