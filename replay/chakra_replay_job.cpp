@@ -71,8 +71,8 @@ class ChakraJob final : public ReplayJob {
                                const PlanOptions& o) const override {
     analyse_messages(rep);
     const std::vector<double> think = chakra_think_times_s(job_, o);
-    rep.fidelity =
-        judge_fidelity(rep.sched_error_s.p99, summarize_latency(think).p50, think.size(), o.mode);
+    rep.fidelity = judge_fidelity(rep.sched_error_s.p99, summarize_latency(think).p50, think.size(),
+                                  o.mode, JobKind::chakra);
     const RankNamer name = [this](int r) { return rank_name(r); };
     const std::vector<CollectiveSpan> spans = collective_spans(job_, rep.flows);
     if (print) print_chakra_report(std::cout, rep, facts_, spans, name);

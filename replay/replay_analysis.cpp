@@ -17,18 +17,23 @@ std::string us_text(double s) {
 }  // namespace
 
 Fidelity judge_fidelity(double sched_error_p99_s, double think_time_p50_s, uint64_t think_times,
-                        Mode mode) {
+                        Mode mode, JobKind kind) {
   Fidelity f;
   f.sched_error_p99_s = sched_error_p99_s;
   f.think_times = think_times;
+  const bool chakra = kind == JobKind::chakra;
   if (think_times == 0 || !(think_time_p50_s > 0)) {
     f.verdict = "no_think_times";
-    f.reason = std::string(mode == Mode::asap
-                               ? "mode asap replays no think time"
-                               : "the trace's sends have no think time (every dTime is 0)") +
-               ": the replay's computation, iter_time and overlap are the network's and the "
-               "engine's alone, not the trace's; the scheduling error (p99 " +
-               us_text(sched_error_p99_s) + ") delays every post by that much";
+    const char* why = mode == Mode::asap ? "mode asap replays no think time"
+                      : chakra ? "the job's compute nodes take no time (every duration is 0)"
+                               : "the trace's sends have no think time (every dTime is 0)";
+    f.reason = std::string(why) +
+               (chakra ? ": each rank's replay and communication times are the network's and "
+                         "the engine's alone"
+                       : ": the replay's computation, iter_time and overlap are the network's "
+                         "and the engine's alone, not the trace's") +
+               "; the scheduling error (p99 " + us_text(sched_error_p99_s) +
+               ") delays every post by that much";
     return f;
   }
   f.think_time_p50_s = think_time_p50_s;
@@ -36,8 +41,9 @@ Fidelity judge_fidelity(double sched_error_p99_s, double think_time_p50_s, uint6
   const std::string numbers = "scheduling error p99 " + us_text(sched_error_p99_s) +
                               (sched_error_p99_s < f.threshold_s ? " < " : " >= ") +
                               fixed(kFidelityShare * 100, 0) +
-                              " % of the trace's median think time " + us_text(think_time_p50_s) +
-                              " (" + us_text(f.threshold_s) + ")";
+                              (chakra ? " % of the job's median compute duration "
+                                      : " % of the trace's median think time ") +
+                              us_text(think_time_p50_s) + " (" + us_text(f.threshold_s) + ")";
   if (sched_error_p99_s < f.threshold_s) {
     f.verdict = "reliable";
     f.reason = numbers;
@@ -48,6 +54,11 @@ Fidelity judge_fidelity(double sched_error_p99_s, double think_time_p50_s, uint6
              ": posts were late by as much as the gaps they follow, which stretches the think "
              "and service times of the iteration; the one-way latencies (post to arrival) and "
              "the message counts stay valid";
+  if (chakra) {
+    // Built from post times and completions, as chakra_report.hpp prints them.
+    f.unreliable_figures = {"per-rank replay", "compute", "comm", "both"};
+    return f;
+  }
   // Every per-iteration figure is built from post times (trace/figure_legend.hpp).
   for (const trace::Figure fig :
        {trace::Figure::kIterTime, trace::Figure::kComputation, trace::Figure::kCommunication,

@@ -36,10 +36,15 @@ struct Fidelity {
 // at least half of the gaps are stretched by less than this share at 99 % of the posts.
 inline constexpr double kFidelityShare = 0.10;
 
+// What the think times are, and which figures late posts stretch: a SketchDLC job's sends'
+// dTimes (the per-iteration figures), or a Chakra job's compute nodes' durations (each rank's
+// replay time and its compute, communication and overlap).
+enum class JobKind { sketch, chakra };
+
 // Pure: the verdict from the numbers. `think_time_p50_s` is the median of `think_times` nonzero
 // think times (0 of them: no think time to reproduce; `mode` says why).
 Fidelity judge_fidelity(double sched_error_p99_s, double think_time_p50_s, uint64_t think_times,
-                        Mode mode);
+                        Mode mode, JobKind kind = JobKind::sketch);
 // The trace's nonzero think times as this replay schedules them, in seconds, one per send
 // record that carries a message: dag: dTime x time scale; timed: the gap from the node's
 // previous send in trace time x time scale; asap: none.

@@ -47,6 +47,14 @@ TEST(Fidelity, NoThinkTimesIsSaidAsSuch) {
   const Fidelity zero = judge_fidelity(30 * kUs, 0, 0, Mode::dag);
   EXPECT_EQ(zero.verdict, "no_think_times");
   EXPECT_NE(zero.reason.find("every dTime is 0"), std::string::npos) << zero.reason;
+  // A Chakra job says it in its own words: compute nodes, not dTimes.
+  const Fidelity chakra = judge_fidelity(30 * kUs, 0, 0, Mode::dag, JobKind::chakra);
+  EXPECT_NE(chakra.reason.find("compute nodes take no time"), std::string::npos) << chakra.reason;
+  EXPECT_EQ(chakra.reason.find("dTime"), std::string::npos) << chakra.reason;
+  const Fidelity late = judge_fidelity(140 * kUs, 40 * kUs, 10, Mode::dag, JobKind::chakra);
+  EXPECT_EQ(late.verdict, "unreliable");
+  EXPECT_NE(late.reason.find("median compute duration"), std::string::npos) << late.reason;
+  EXPECT_EQ(late.unreliable_figures.front(), "per-rank replay");
 }
 
 TEST(Fidelity, ConsoleWarnsAndNamesTheFiguresOnlyWhenUnreliable) {
