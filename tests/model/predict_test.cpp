@@ -13,11 +13,6 @@ namespace {
 
 using namespace dlcnet::model::testing;
 
-// Relative tolerance of the fluid arithmetic.
-void expect_time(double got, double want) {
-  EXPECT_NEAR(got, want, 1e-12 + 1e-9 * want);
-}
-
 Prediction run(uint32_t hosts, const std::vector<Message>& m, const Calibration& c) {
   return predict(uniform_network(hosts, c), c, m);
 }
