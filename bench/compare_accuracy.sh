@@ -32,7 +32,7 @@ round robin, scripts/netns-star.sh --fair) instead of one FIFO, --fair-flows bet
 (a flow's ACKs have a class of their own); --initcwnd N: the hosts' TCP
 starts with N segments in flight and large socket buffers, so a burst is on the wire at once
 as from an RDMA NIC (netns-star.sh --initcwnd); --job-workers W: the replayed job's workers (0:
-no job).
+no job); --workers "" and --ranks "": no fan-in, no ring (--workers "" --ranks "": the job only).
 EOF2
 }
 out=""; workers="1 2 4 8 16"; ranks="2 3 4"; rate=100mbit; build="$repo/build"; png=""
@@ -110,15 +110,17 @@ run_case() {
 
 maxw=1
 for w in $workers; do [ "$w" -gt "$maxw" ] && maxw=$w; done
-bash "$STAR" up --prefix "$prefix" --hosts $((maxw + 1)) --rate "$rate" --burst 32kb \
-  --limit 8mb "${star_opts[@]}" >/dev/null
-calibrate "$work/cal-fanin"
-for w in $workers; do
-  # --solo 1: one solo round per worker; 1 warm-up; 5 measured iterations.
-  run_case "fanin-$w" $((w + 1)) "$work/cal-fanin/c.json" fanin -s 64K --burst 16 -n 5 \
-    --warmup 1 --solo 1
-done
-bash "$STAR" down --prefix "$prefix" >/dev/null
+if [ -n "${workers// /}" ]; then
+  bash "$STAR" up --prefix "$prefix" --hosts $((maxw + 1)) --rate "$rate" --burst 32kb \
+    --limit 8mb "${star_opts[@]}" >/dev/null
+  calibrate "$work/cal-fanin"
+  for w in $workers; do
+    # --solo 1: one solo round per worker; 1 warm-up; 5 measured iterations.
+    run_case "fanin-$w" $((w + 1)) "$work/cal-fanin/c.json" fanin -s 64K --burst 16 -n 5 \
+      --warmup 1 --solo 1
+  done
+  bash "$STAR" down --prefix "$prefix" >/dev/null
+fi
 
 maxn=$((job_workers + 1))
 for n in $ranks; do [ "$n" -gt "$maxn" ] && maxn=$n; done
@@ -140,9 +142,15 @@ job_case() {
     "$dir/job.csv" "${ucx[@]}" --ucx-connections direction --export-flows "$dir/f.txt" \
     --json "$dir/run.json" >/dev/null
   /usr/bin/time -f "%U %S" -o "$dir/model.cpu" "$C" predict-job "$dir/job.csv" --like \
-    "$dir/f.txt.map" --calibration "$cal" --out "$dir/fct.txt" >/dev/null
+    "$dir/f.txt.map" --calibration "$cal" --run "$dir/run.json" --out "$dir/fct.txt" >/dev/null
   "$C" "$dir/f.txt.map" "$dir/fct.txt" --calibration "$cal" --free-starts --json "$dir/cmp.json" \
     --csv "$dir/cmp.csv" >&2
+  # The model's default network too (every host's up link at the calibrated rate, as the
+  # star's are not): what mirroring the star's links changes.
+  "$C" predict-job "$dir/job.csv" --like "$dir/f.txt.map" --calibration "$cal" \
+    --out "$dir/fct-up.txt" >/dev/null
+  "$C" "$dir/f.txt.map" "$dir/fct-up.txt" --calibration "$cal" --free-starts \
+    --json "$dir/cmp-up.json" >/dev/null
   [ -x "$N" ] || return 0
   /usr/bin/time -f "%U %S" -o "$dir/ns3.cpu" "$N" --job "$dir/job.csv" --like "$dir/f.txt.map" \
     --calibration "$cal" --run "$dir/run.json" --out "$dir/ns3.fct" >&2
