@@ -140,6 +140,14 @@ def commit(c):
     return c[:7]
 
 
+def job_is(name):
+    """A compare_accuracy.sh job row of job NAME."""
+    def where(holder):
+        return holder.get("job") == name
+    where.__doc__ = f"job {name}"
+    return where
+
+
 def size_at_least_1mib(holder):
     """sizes from 1 MiB"""
     return holder.get("size_bytes", 0) >= MIB
@@ -267,6 +275,7 @@ R9 = "2026-11-27-ring-9-cubic-star.json"  # the star, cubic
 FAN = "2026-11-27-fanin-cubic.json"
 FAIR, FIFO = ("2026-11-27-compare-accuracy-ns3-fair-iw.json",
               "2026-11-27-compare-accuracy-ns3-fifo.json")
+JOB = "2026-11-28-compare-accuracy-jobs-star.json"  # replayed jobs, predict-job --run
 MS = "2026-11-27-model-speed.json"
 SS = "2026-11-27-setup-scale.json"
 TL = "2026-11-27-trace-load.json"
@@ -466,6 +475,24 @@ FIGURES = [
      [V(FAIR, "/table/*/bct_error_median", abs_max_pct, ".1f",
         where=lambda h: h["pattern"] == "fanin"),
       V(FIFO, "/table", fmt=fifo_per_message_met)]),
+    ("Benchmarks: replayed jobs on the star",
+     "`{}` ({}): on the FIFO star (a tbf on every port), predicted from their dependencies with "
+     "`predict-job --run` (the star's links): a parameter-server job of 2 workers, iterations' "
+     "error {} % (median; within {} %), {} % on the model's default network (every host's up "
+     "link shaped too), ns-3 {} %; the LeNet example {} % (within {} %), ns-3 {} %",
+     [V(JOB, "/context/date", fmt=lambda _: JOB), V(JOB, "/context/dlcnet_commit", fmt=commit),
+      V(JOB, "/table/*/iteration_error_median", fmt="+.1f", scale=100, where=job_is("ps_job")),
+      V(JOB, "/table/*/iteration_error_abs_max", fmt=".1f", scale=100, where=job_is("ps_job")),
+      V(JOB, "/table/*/up_shaped_iteration_error_median", fmt="+.1f", scale=100,
+        where=job_is("ps_job")),
+      V(JOB, "/table/*/ns3_iteration_error_median", fmt="+.1f", scale=100,
+        where=job_is("ps_job")),
+      V(JOB, "/table/*/iteration_error_median", fmt="+.1f", scale=100,
+        where=job_is("lenet5-2w1s")),
+      V(JOB, "/table/*/iteration_error_abs_max", fmt=".1f", scale=100,
+        where=job_is("lenet5-2w1s")),
+      V(JOB, "/table/*/ns3_iteration_error_median", fmt="+.1f", scale=100,
+        where=job_is("lenet5-2w1s"))]),
     ("Benchmarks: the model against the star, FIFO same commit",
      "`-fifo.json` ({})", [V(FIFO, "/context/dlcnet_commit", fmt=commit)]),
 

@@ -2,7 +2,9 @@
 """compare_accuracy_report.py WORK OUT.json [--png OUT.png]: the table of
 bench/compare_accuracy.sh from its cases' dlc-compare JSON (WORK/<case>/cmp.json and run.json;
 where ns-3 predicted too, ns3.json; each predictor's CPU time in model.cpu and ns3.cpu). Cases:
-fanin-W, ring-N and job-W (a replayed job: its iterations' time error).
+fanin-W, ring-N, job-W and joblenet-2 (a replayed job, tests/ns3/ps_job.py's or the LeNet
+example: its iterations' time error; the model on the run's star, and in up_shaped_* on its
+default network, cmp-up.json).
 """
 import argparse
 import glob
@@ -49,6 +51,7 @@ def job_row(case, cmp, run):
     errs = [g["error"] for g in cmp["groups"]]
     return {
         "case": case, "pattern": "job", "workers": int(case.split("-")[1]),
+        "job": "lenet5-2w1s" if case.startswith("joblenet") else "ps_job",
         "iteration_error_median": statistics.median(errs),
         "iteration_error_abs_max": max(abs(e) for e in errs),
         "iteration_measured_s": statistics.median(g["measured_s"] for g in cmp["groups"]),
@@ -114,6 +117,13 @@ def main():
         rows = [dict(r, repeat_abs_change_p50=floor) for r in predictor_rows(case, cmp, run)]
         ns3_path = os.path.join(here, "ns3.json")
         ns3 = predictor_rows(case, json.load(open(ns3_path)), run) if os.path.exists(ns3_path) else []
+        up_path = os.path.join(here, "cmp-up.json")
+        if os.path.exists(up_path):  # a job: the model with every host's up link shaped too
+            up = predictor_rows(case, json.load(open(up_path)), run)[0]
+            for r in rows:
+                for k in ("iteration_error_median", "iteration_error_abs_max", "abs_error_p50",
+                          "abs_error_p90"):
+                    r["up_shaped_" + k] = up[k]
         table.extend(with_ns3(rows, ns3, cpu_s(os.path.join(here, "model.cpu")),
                               cpu_s(os.path.join(here, "ns3.cpu"))))
     table.sort(key=lambda r: (r["pattern"], r.get("workers", 0), r.get("ranks", 0), r.get("bytes", 0)))
@@ -140,11 +150,15 @@ def main():
                   f"(max |e| {100 * r['bct_error_abs_max']:.1f}%), message |e| p50 "
                   f"{100 * r['abs_error_p50']:.1f}%{floor_text(r)}{ns3_text(r, 'bct_error_median')}")
         elif r["pattern"] == "job":
-            print(f"job W={r['workers']}: iteration error median "
+            print(f"job {r['job']} W={r['workers']}: iteration error median "
                   f"{100 * r['iteration_error_median']:+5.1f}% (max |e| "
                   f"{100 * r['iteration_error_abs_max']:.1f}%), message |e| p50 "
                   f"{100 * r['abs_error_p50']:.1f}% p90 {100 * r['abs_error_p90']:.1f}%"
                   f"{floor_text(r)}{ns3_text(r, 'iteration_error_median')}")
+            if "up_shaped_iteration_error_median" in r:
+                print(f"job {r['job']} W={r['workers']}: the model with shaped up links: "
+                      f"iteration error median "
+                      f"{100 * r['up_shaped_iteration_error_median']:+5.1f}%")
         else:
             print(f"ring N={r['ranks']} {r['bytes'] >> 20} MiB: time error median "
                   f"{100 * r['time_error_median']:+5.1f}%, busbw error {100 * r['busbw_error_median']:+5.1f}%, "

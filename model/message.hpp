@@ -10,6 +10,8 @@
 
 namespace dlcnet::model {
 
+inline constexpr uint32_t kNoMessage = std::numeric_limits<uint32_t>::max();
+
 struct Message {
   uint64_t id = 0;  // the caller's label (a flow line, a dlcnet message id); not interpreted
   uint32_t src = 0, dst = 0;
@@ -25,6 +27,10 @@ struct Message {
   // since the start along a path without a message).
   std::vector<double> after_delay_s;
   double not_before_s = -std::numeric_limits<double>::infinity();
+  // The position of a message this one is not posted before (kNoMessage: none): dlc-replay posts
+  // a rank's sends to one peer in the order of its timeline, so a message whose dependencies are
+  // met waits for the post of the one before it on that channel.
+  uint32_t follows = kNoMessage;
 };
 
 struct MessageTimes {

@@ -69,6 +69,7 @@ class Run {
   void index_dependencies() {
     const size_t n = msgs_.size();
     waiting_.assign(n, 0);
+    follower_.assign(n, kNoMessage);
     first_dependent_.assign(n + 1, 0);
     for (size_t i = 0; i < n; ++i) {
       const Message& m = msgs_[i];
@@ -91,6 +92,7 @@ class Run {
       }
       waiting_[i] = static_cast<uint32_t>(m.after.size());
       if (!m.after.empty()) out_.messages[i].start_s = m.not_before_s;  // the latest so far
+      if (m.follows != kNoMessage) follow(static_cast<uint32_t>(i));
     }
     for (size_t i = 0; i < n; ++i) first_dependent_[i + 1] += first_dependent_[i];
     dependents_.resize(first_dependent_[n]);
@@ -107,15 +109,52 @@ class Run {
     }
     for (size_t i = n; i > 0; --i) first_dependent_[i] = first_dependent_[i - 1];
     first_dependent_[0] = 0;
+    // The messages that wait for nothing, then (release) the followers they free.
+    std::vector<uint32_t> ready;
     for (uint32_t i = 0; i < n; ++i) {
-      if (msgs_[i].after.empty()) {
-        post(i, msgs_[i].start_s);
-        timed_.push_back(i);
-      }
+      if (waiting_[i] == 0) ready.push_back(i);
     }
+    for (uint32_t i : ready) release(i, true);
     std::stable_sort(timed_.begin(), timed_.end(), [&](uint32_t a, uint32_t b) {
       return out_.messages[a].wire_s < out_.messages[b].wire_s;
     });
+  }
+
+  // Message i is posted no earlier than the message it follows (one follower per message).
+  void follow(uint32_t i) {
+    const Message& m = msgs_[i];
+    if (m.follows >= msgs_.size() || m.follows == i || follower_[m.follows] != kNoMessage) {
+      throw Error("model: message " + std::to_string(m.id) + " follows position " +
+                  std::to_string(m.follows) + ": not another message of the input, or one that " +
+                  "another message follows");
+    }
+    follower_[m.follows] = i;
+    ++waiting_[i];
+  }
+
+  // Posts message i, which waits for nothing more (`at_start`: before the run), then each
+  // follower whose post was all it still waited for: the later of its own start (the latest
+  // arrival plus its think time) and its predecessor's post, on the wire after it.
+  void release(uint32_t i, bool at_start) {
+    for (;;) {
+      const Message& m = msgs_[i];
+      const double own = m.after.empty() ? m.start_s : out_.messages[i].start_s + m.think_s;
+      MessageTimes& t = out_.messages[i];
+      if (m.follows == kNoMessage) {
+        post(i, own);
+      } else {
+        const MessageTimes& before = out_.messages[m.follows];
+        post(i, std::max(own, before.start_s));
+        t.wire_s = std::max(t.wire_s, before.wire_s);
+      }
+      if (at_start) {
+        timed_.push_back(i);
+      } else {
+        released_.emplace(t.wire_s, i);
+      }
+      i = follower_[i];
+      if (i == kNoMessage || --waiting_[i] != 0) return;
+    }
   }
 
   void post(uint32_t i, double start) {
@@ -188,10 +227,7 @@ class Run {
       const uint32_t d = dependents_[k];
       double& latest = out_.messages[d].start_s;  // until it is posted
       latest = std::max(latest, t.finish_s + (with_delays_ ? dependent_delay_[k] : 0));
-      if (--waiting_[d] == 0) {
-        post(d, latest + msgs_[d].think_s);
-        released_.emplace(out_.messages[d].wire_s, d);
-      }
+      if (--waiting_[d] == 0) release(d, false);
     }
   }
 
@@ -306,6 +342,7 @@ class Run {
   // Dependencies: how many each message still waits for (the latest arrival among those that
   // came is its start time until it is posted), and who waits for whom (compressed rows).
   std::vector<uint32_t> waiting_, first_dependent_, dependents_;
+  std::vector<uint32_t> follower_;       // per message: the one that follows it (kNoMessage: none)
   std::vector<double> dependent_delay_;  // per row of dependents_: Message::after_delay_s
   bool with_delays_ = false;
   // Arrivals: messages with a start time in order of wire time, then those released by their

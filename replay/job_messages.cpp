@@ -54,6 +54,17 @@ std::vector<std::vector<int64_t>> number_messages(const std::vector<RankPlan>& p
       out.key.push_back(pe.key);
       out.opnum.push_back(pe.msg_opnum);
     }
+    // The engine posts a peer's sends in channel order: each message follows the one before.
+    for (const std::vector<uint32_t>& channel : p.sends_to) {
+      int64_t before = -1;
+      for (uint32_t e : channel) {
+        const int64_t m = id[r][e];
+        if (m < 0) continue;
+        if (before >= 0)
+          out.messages[static_cast<size_t>(m)].follows = static_cast<uint32_t>(before);
+        before = m;
+      }
+    }
   }
   return id;
 }

@@ -11,7 +11,9 @@
 //     entry (a Chakra job's compute node) stands for its dependencies plus its duration, on
 //     every path through it (Message::after_delay_s, and not_before_s for the paths from the
 //     rank's start); a record not replayed stands for its dependencies;
-//   - in timed mode a message is posted at its planned time and waits for nothing.
+//   - a message is posted no earlier than the one before it on its channel (Message::follows):
+//     the replay posts a rank's sends to one peer in the order of its timeline;
+//   - in timed mode a message is posted at its planned time and waits for nothing else.
 #pragma once
 
 #include <cstdint>

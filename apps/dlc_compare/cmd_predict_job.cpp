@@ -2,6 +2,7 @@
 // model's prediction of a DLC job (SketchDLC, native or Chakra) run the way dlc-replay runs it,
 // from its dependencies and think times (apps/job_plan_options.hpp), written as HPCC's fct.txt
 // named after a replay's flow map (its sports), for `dlc-compare RUN.map fct.txt --free-starts`.
+// With --run, the network is the namespace star the replay ran on (model/star_network.hpp).
 #include <iostream>
 #include <memory>
 
@@ -13,13 +14,14 @@
 #include "flows/flow_map.hpp"
 #include "flows/hpcc_fct.hpp"
 #include "model/predict.hpp"
+#include "model/star_network.hpp"
 
 namespace dlcnet::compare::cli {
 namespace {
 
 struct PredictJobOptions {
   dlcnet::cli::JobPlanOptions plan;
-  std::string like, calibration, out, sharing = "connection";
+  std::string like, calibration, out, run, sharing = "connection";
 };
 
 int run_predict_job(const PredictJobOptions& o) {
@@ -27,6 +29,7 @@ int run_predict_job(const PredictJobOptions& o) {
   for (const std::string& path : o.plan.inputs) files.push_back({"JOB", path});
   files.push_back({"--like", o.like});
   files.push_back({"--calibration", o.calibration});
+  if (!o.run.empty()) files.push_back({"--run", o.run});
   files.push_back({"--out", o.out, true});
   check_files(files);
   OutputFile fct("--out", o.out);
@@ -34,7 +37,8 @@ int run_predict_job(const PredictJobOptions& o) {
   const FlowMap like = read_flow_map(o.like);
   const dlcnet::cli::PlannedJob planned = dlcnet::cli::plan_job_messages(o.plan);
   const replay::JobMessages& jm = planned.messages;
-  model::Network net = model::uniform_network(planned.ranks, c);
+  model::Network net = o.run.empty() ? model::uniform_network(planned.ranks, c)
+                                     : model::read_star_network(o.run, planned.ranks, c);
   net.connections = o.sharing == "connection";
   const model::Prediction p = model::predict(net, c, jm.messages);
 
@@ -67,6 +71,10 @@ void add_predict_job(CLI::App& app, int* exit, Argv) {
       ->required();
   sub->add_option("--calibration", o->calibration, "calibration JSON (docs/model.md)")->required();
   sub->add_option("--out", o->out, "fct.txt to write")->required();
+  sub->add_option("--run", o->run,
+                  "the replay's JSON report (--json) from a namespace star: the network is that "
+                  "star's, only its shaped ports toward the hosts at the calibration's rate "
+                  "(default: every host's up and down link at that rate)");
   dlcnet::cli::add_job_plan_options(*sub, o->plan);
   sub->add_option("--sharing", o->sharing, "as for predict")
       ->check(CLI::IsMember({"flow", "connection"}))

@@ -22,7 +22,9 @@ class JobLoop {
     times_.arrival_s.assign(n, -1);
     times_.acked_s.assign(n, -1);
     waiting_.assign(n, 0);
+    ready_s_.assign(n, 0);
     dependents_.resize(n);
+    follower_.assign(n, model::kNoMessage);
     for (uint32_t i = 0; i < n; ++i) {
       for (uint32_t a : msgs_[i].after) {
         if (a >= n) {
@@ -32,6 +34,14 @@ class JobLoop {
         dependents_[a].push_back(i);
       }
       waiting_[i] = static_cast<uint32_t>(msgs_[i].after.size());
+      const uint32_t f = msgs_[i].follows;
+      if (f == model::kNoMessage) continue;
+      if (f >= n || f == i || follower_[f] != model::kNoMessage) {
+        throw Error("message " + std::to_string(i) + " follows position " + std::to_string(f) +
+                    ": not another message of the job, or one that another message follows");
+      }
+      follower_[f] = i;
+      ++waiting_[i];
     }
     left_ = 2 * n;  // every message arrives and is acknowledged
   }
@@ -41,9 +51,11 @@ class JobLoop {
                             .arrived = [this](size_t i) { arrived(i); }});
     star_ = &star;
     star.sample_queue(times_.queue);
+    std::vector<uint32_t> ready;  // waiting for nothing: then the followers they free
     for (uint32_t i = 0; i < msgs_.size(); ++i) {
-      if (msgs_[i].after.empty()) post(i, msgs_[i].start_s);
+      if (waiting_[i] == 0) ready.push_back(i);
     }
+    for (uint32_t i : ready) release(i, msgs_[i].start_s);
     // Until every message is complete, or nothing moved for kDrainS after the last post
     // (posts during a run move the horizon on).
     for (size_t posted = SIZE_MAX; left_ > 0 && posted != posts_;) {
@@ -56,6 +68,19 @@ class JobLoop {
   }
 
  private:
+  // Posts message i at `at_s` (its own time), or after the message it follows if that was later,
+  // then each follower whose predecessor's post was all it still waited for.
+  void release(uint32_t i, double at_s) {
+    for (;;) {
+      const uint32_t f = msgs_[i].follows;
+      if (f != model::kNoMessage) at_s = std::max(at_s, times_.start_s[f]);
+      post(i, at_s);
+      i = follower_[i];
+      if (i == model::kNoMessage || --waiting_[i] != 0) return;
+      at_s = msgs_[i].after.empty() ? msgs_[i].start_s : ready_s_[i] + msgs_[i].think_s;
+    }
+  }
+
   void post(uint32_t i, double at_s) {
     times_.start_s[i] = at_s;
     ++posts_;
@@ -75,7 +100,8 @@ class JobLoop {
     const double now = star_->now_s();
     times_.arrival_s[i] = now;
     for (uint32_t d : dependents_[i]) {
-      if (--waiting_[d] == 0) post(d, now + msgs_[d].think_s);
+      ready_s_[d] = std::max(ready_s_[d], now);
+      if (--waiting_[d] == 0) release(d, now + msgs_[d].think_s);
     }
     done();
   }
@@ -114,6 +140,8 @@ class JobLoop {
   JobTimes times_;
   std::vector<uint32_t> waiting_;
   std::vector<std::vector<uint32_t>> dependents_;
+  std::vector<uint32_t> follower_;  // per message: the one that follows it (kNoMessage: none)
+  std::vector<double> ready_s_;     // per message: the latest arrival it waited for so far
   StarSession* star_ = nullptr;
   size_t left_ = 0;
   size_t posts_ = 0;

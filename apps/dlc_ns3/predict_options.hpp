@@ -7,6 +7,7 @@
 #include <string>
 
 #include "apps/job_plan_options.hpp"
+#include "core/star_ports.hpp"
 
 namespace dlcnet::ns3p {
 
@@ -15,7 +16,7 @@ struct PredictOptions {
   cli::JobPlanOptions job;  // --job and how the replay ran it
   std::string like;         // --job: the replay's flow map, the messages' names
   uint32_t hosts = 0;
-  double rank_link_Bps = 5e9;  // 40 Gbit/s: a veth's speed, above any tbf's
+  double rank_link_Bps = kStarVethRateBps;  // a veth's speed, above any tbf's
   bool allow_rendezvous = false;
 };
 

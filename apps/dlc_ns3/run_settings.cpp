@@ -9,24 +9,13 @@
 
 #include "apps/dlc_ns3/tc_units.hpp"
 #include "core/error.hpp"
+#include "core/json_fields.hpp"
 #include "core/json_file.hpp"
 
 namespace dlcnet::ns3p {
 namespace {
 
 using nlohmann::json;
-
-// doc[name] of an object, or an Error naming `file` and the field.
-const json& member(const json& j, const std::string& name, const std::string& where) {
-  if (!j.is_object() || !j.contains(name)) throw Error(where + "." + name + ": missing");
-  return j[name];
-}
-
-std::string text(const json& j, const std::string& name, const std::string& where) {
-  const json& v = member(j, name, where);
-  if (!v.is_string()) throw Error(where + "." + name + ": not a string");
-  return v.get<std::string>();
-}
 
 // The largest of a tcp_rmem/tcp_wmem triple, from the ranks' [min, default, max] or the star's
 // "min default max".
@@ -47,13 +36,13 @@ uint64_t mem_max(const json& v, const std::string& field) {
 
 // The congestion control every rank measured with (context.tcp_stacks), else the star's.
 std::string congestion_control(const json& ctx, const json& star, const std::string& where) {
-  std::string cc = text(star, "congestion_control", where + ".star");
+  std::string cc = json_text(star, "congestion_control", where + ".star");
   if (!ctx.contains("tcp_stacks")) return cc;
   const json& stacks = ctx["tcp_stacks"];
   if (!stacks.is_array()) throw Error(where + ".tcp_stacks: not an array");
   for (size_t i = 0; i < stacks.size(); ++i) {
     const std::string field = where + ".tcp_stacks[" + std::to_string(i) + "]";
-    const std::string rank_cc = text(stacks[i], "congestion_control", field);
+    const std::string rank_cc = json_text(stacks[i], "congestion_control", field);
     if (rank_cc != cc) {
       throw Error(field + ".congestion_control: '" + rank_cc + "', the star says '" + cc +
                   "': the ranks did not run the star's congestion control");
@@ -74,8 +63,10 @@ void tcp_settings(const json& ctx, const json& star, const std::string& where, R
     const json& stack = stacks.empty() ? star : stacks[i];
     const std::string from =
         stacks.empty() ? where + ".star" : where + ".tcp_stacks[" + std::to_string(i) + "]";
-    s.rmem_max = std::max(s.rmem_max, mem_max(member(stack, "tcp_rmem", from), from + ".tcp_rmem"));
-    s.wmem_max = std::max(s.wmem_max, mem_max(member(stack, "tcp_wmem", from), from + ".tcp_wmem"));
+    s.rmem_max =
+        std::max(s.rmem_max, mem_max(json_member(stack, "tcp_rmem", from), from + ".tcp_rmem"));
+    s.wmem_max =
+        std::max(s.wmem_max, mem_max(json_member(stack, "tcp_wmem", from), from + ".tcp_wmem"));
     const json none;
     if (stacks.empty() && stack.value("initcwnd", none).is_number_unsigned()) {
       initcwnd = stack["initcwnd"].get<uint32_t>();
@@ -133,7 +124,7 @@ RunSettings run_settings_from_json(const json& doc, const std::string& file) {
     throw Error(where + ": missing: not a dlcnet tool's JSON report");
   }
   const json& ctx = doc["context"];
-  const json& transport = member(ctx, "transport", where);
+  const json& transport = json_member(ctx, "transport", where);
   const std::string kind = transport.is_object() ? transport.value("transport", "") : "";
   if (kind != "ucx") {
     throw Error(where + ".transport.transport: '" + kind +
@@ -152,30 +143,17 @@ RunSettings run_settings_from_json(const json& doc, const std::string& file) {
     throw Error(where + ".star.congestion_control: '" + s.congestion_control +
                 "': ns-3 mirrors Linux's cubic and reno only (its BBR is not Linux's)");
   }
-  const std::string ports = text(star, "ports", where + ".star");
-  if (ports == "fifo") {
-    s.ports = Ports::fifo;
-  } else if (ports == "fair between hosts") {
-    s.ports = Ports::fair_hosts;
-  } else if (ports == "fair between TCP flows") {
-    s.ports = Ports::fair_flows;
-  } else {
-    throw Error(where + ".star.ports: '" + ports +
-                "': 'fifo', 'fair between hosts' or 'fair between TCP flows'");
-  }
+  const StarPorts ports = star_ports_from_json(star, where + ".star");
+  s.ports = ports.sharing;
   if (!star.value("netem", json()).is_null()) {
     throw Error(where + ".star.netem: set: netem on the links is not simulated");
   }
-  const std::string shaped = text(star, "shaped_ports", where + ".star");
-  if (shaped != "p0" && shaped != "all") {
-    throw Error(where + ".star.shaped_ports: '" + shaped + "': p0 or all");
-  }
-  s.tbf_on_all_ports = shaped == "all";
-  const json& tbf = member(star, "tbf", where + ".star");
+  s.tbf_on_all_ports = ports.all_shaped;
+  const json& tbf = json_member(star, "tbf", where + ".star");
   const std::string t = where + ".star.tbf";
-  s.tbf_rate_Bps = tc_rate_Bps(text(tbf, "rate", t), t + ".rate");
-  s.tbf_burst_bytes = tc_size_bytes(text(tbf, "burst", t), t + ".burst");
-  s.tbf_limit_bytes = tc_size_bytes(text(tbf, "limit", t), t + ".limit");
+  s.tbf_rate_Bps = tc_rate_Bps(json_text(tbf, "rate", t), t + ".rate");
+  s.tbf_burst_bytes = tc_size_bytes(json_text(tbf, "burst", t), t + ".burst");
+  s.tbf_limit_bytes = tc_size_bytes(json_text(tbf, "limit", t), t + ".limit");
   tcp_settings(ctx, star, where, s);
   rendezvous(transport, where, s);
   s.connections_field = where + ".transport.connections";

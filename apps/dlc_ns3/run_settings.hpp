@@ -9,11 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/star_ports.hpp"
+
 namespace dlcnet::ns3p {
 
 // The star's shaped ports: one FIFO, or a rate shared fairly between source hosts or TCP flows
 // (scripts/netns-star.sh --fair, --fair-flows).
-enum class Ports { fifo, fair_hosts, fair_flows };
+using Ports = StarSharing;
 
 struct RunSettings {
   std::string congestion_control;  // "cubic" or "reno"

@@ -3,6 +3,7 @@
 # case asserts the exit code and that the message names the file (with the line, the field or
 # the key) or the option:
 #   1 JSON: a number past double's range (1e400), a directory, a document cut short, `[]`;
+#     predict-job --run's report without a star or with fewer hosts than the job's ranks;
 #   2 numbers of options and files: nan, inf, negative, zero where meaningless;
 #   3 memory sized by a number in the input: host ids near 2^31, --hosts, --iterations;
 #     out-of-range flow.txt values (start_s 2e10, a size of 2^64-1);
@@ -82,6 +83,22 @@ c 3 "$overflow" "$dir/m.map" "$dir/fct.txt" --calibration "$dir/c400.json"
 c 3 "$overflow" predict "$dir/flow.txt" --calibration "$dir/c400.json" --out "$dir/x.txt"
 c 3 "$overflow" predict-job "$job" --like "$dir/m.map" --calibration "$dir/c400.json" \
   --out "$dir/x.txt"
+# predict-job --run: the run's star, read as a JSON report (a bad number named by line and
+# key), refused by field when it is not a star's (the job has 3 ranks).
+printf '{"context": {"star": {"ports": "fifo", "shaped_ports": "all",\n "hosts": 1e400}}}\n' \
+  >"$dir/run400.json"
+c 3 'run400\.json:2:[0-9]+: context\.star\.hosts: number overflow' predict-job "$job" \
+  --like "$dir/m.map" --calibration "$dir/cal.json" --run "$dir/run400.json" --out "$dir/x.txt"
+printf '{"context": {"transport": {}}}\n' >"$dir/run-nostar.json"
+c 3 'run-nostar\.json: context\.star: missing: the run did not run on a namespace star' \
+  predict-job "$job" --like "$dir/m.map" --calibration "$dir/cal.json" \
+  --run "$dir/run-nostar.json" --out "$dir/x.txt"
+printf '{"context": {"star": {"ports": "fifo", "shaped_ports": "all", "hosts": [{}, {}]}}}\n' \
+  >"$dir/run2.json"
+c 3 'run2\.json: context\.star\.hosts: 2 hosts, the job has 3 ranks' predict-job "$job" \
+  --like "$dir/m.map" --calibration "$dir/cal.json" --run "$dir/run2.json" --out "$dir/x.txt"
+c 2 '--out .*run2\.json is the input --run' predict-job "$job" --like "$dir/m.map" \
+  --calibration "$dir/cal.json" --run "$dir/run2.json" --out "$dir/run2.json"
 sed 's/11.0, 12.0\]/1e400, 12.0]/' "$dir/fan.json" >"$dir/f400.json"
 c 3 'f400\.json:3:[0-9]+: qdisc\.series\.t_s\[1\]: number overflow' queue "$dir/f400.json" \
   "$dir/q.csv"

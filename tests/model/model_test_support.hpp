@@ -1,6 +1,8 @@
 // Shared set-up of the model's tests: a calibration with round numbers and no packet headers,
-// so hand-computed times are S/B plus latency, and a message builder.
+// so hand-computed times are S/B plus latency, a message builder and a time check.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
@@ -29,6 +31,11 @@ inline Message msg(uint32_t src, uint32_t dst, double bytes, double start_s = 0)
   m.bytes = static_cast<uint64_t>(bytes);
   m.start_s = start_s;
   return m;
+}
+
+// A predicted time, to the relative tolerance of the fluid arithmetic.
+inline void expect_time(double got, double want) {
+  EXPECT_NEAR(got, want, 1e-12 + 1e-9 * want);
 }
 
 // Times in units of S / B.

@@ -13,11 +13,6 @@ namespace {
 
 using namespace dlcnet::model::testing;
 
-// Relative tolerance of the fluid arithmetic.
-void expect_time(double got, double want) {
-  EXPECT_NEAR(got, want, 1e-12 + 1e-9 * want);
-}
-
 Prediction run(uint32_t hosts, const std::vector<Message>& m, const Calibration& c) {
   return predict(uniform_network(hosts, c), c, m);
 }
@@ -165,6 +160,37 @@ TEST(ModelPredict, DelaysOfTheirOwnPerDependencyAndAFloor) {
   EXPECT_THROW(run(4, m, plain_calibration()), Error);
   m[2].after_delay_s = {1e-3, -1};
   EXPECT_THROW(run(4, m, plain_calibration()), Error);
+}
+
+TEST(ModelPredict, NotPostedBeforeTheMessageItFollows) {
+  // m1 (0 -> 1) waits for m0 (1 -> 0, S): posted at S/B + latency + T. m2 (0 -> 1, S) could
+  // start at 0 but follows m1 (a replay posts a peer's sends in order): posted with m1, and on
+  // their connection behind it. m3 follows m2 with a later start of its own: posted at that.
+  std::vector<Message> m{msg(1, 0, kS), msg(0, 1, 100), msg(0, 1, kS), msg(0, 1, 100, 5e-3)};
+  m[1].after = {0};
+  m[1].think_s = 1e-5;
+  m[2].follows = 1;
+  m[3].follows = 2;
+  Calibration c = plain_calibration();
+  Network n = uniform_network(2, c);
+  n.connections = true;
+  const Prediction p = predict(n, c, m);
+  const double posted = sb(1) + kLatency + 1e-5;
+  expect_time(p.messages[1].start_s, posted);
+  expect_time(p.messages[2].start_s, posted);
+  expect_time(p.messages[2].finish_s, posted + (100 + kS) / kRate + kLatency);
+  expect_time(p.messages[3].start_s, 5e-3);
+  // Following nothing of the input, itself, or a message another one follows: refused.
+  for (const uint32_t bad : {4u, 3u, 1u}) {
+    std::vector<Message> b = m;
+    b[3].follows = bad;
+    EXPECT_THROW(predict(n, c, b), Error) << bad;
+  }
+  // Following each other: never posted.
+  std::vector<Message> loop{msg(0, 1, kS), msg(0, 1, kS)};
+  loop[0].follows = 1;
+  loop[1].follows = 0;
+  EXPECT_THROW(predict(n, c, loop), Error);
 }
 
 TEST(ModelPredict, RejectsBadInput) {

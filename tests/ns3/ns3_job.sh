@@ -11,6 +11,10 @@
 #    message too (ns-3 is 3.0 % faster: the tbf's 32 KiB burst goes at the link's speed); a
 #    64-byte message's fct is the path's round trip (arrival when its receiver has read it,
 #    plus the acknowledgement's latency), within 1 us;
+#  - 2 workers, the tbf on every port: the model on the run's star (predict-job --run, the
+#    hosts' up links unshaped) within 5 % of ns-3's span, with every up link at the port's rate
+#    (the server's two pulls sharing its link) at least 20 % longer;
+#  - the LeNet example: every pair's messages posted in the replay's order by both predictors;
 #  - the same input twice gives the same fct.txt and queue CSV;
 #  - bad command lines (exit 2) and what cannot be mirrored or read (exit 3, the file and the
 #    message or line named).
@@ -86,6 +90,48 @@ assert abs(e) <= 0.04 and all(abs(b) <= 0.04 for b in big), (e, big)
 # A message arrives when its receiver has read it (not when it is acknowledged, up to a
 # delayed ACK later): 64 bytes on an idle path in its one-way latency, fct one more.
 assert all(abs(f - 100e-6) <= 1e-6 for f in small), small
+PY
+
+# Two workers, the tbf on every port: the server's two pulls leave it at once, each through its
+# worker's port. The model on the run's star (predict-job --run: only the ports toward the hosts
+# shaped) predicts the job's span within 5 % of ns-3; on its default network (every host's up
+# link at the port's rate too, so the two pulls share the server's) at least 20 % longer.
+the_job both 2 2 1048576 1048576
+check "two workers, every port (ns-3)" "$P" --job both.csv --like both.txt.map \
+  --calibration c.json --run all.json --out both.fct
+check "two workers, every port (model on the run's star)" "$C" predict-job both.csv \
+  --like both.txt.map --calibration c.json --run all.json --out both.star.fct
+check "two workers, every port (model, up links shaped)" "$C" predict-job both.csv \
+  --like both.txt.map --calibration c.json --out both.up.fct
+python3 - <<'PY' >py.out 2>&1 && ok "up links unshaped: $(cat py.out)" || { bad "up links unshaped"; sed 's/^/  | /' py.out; }
+def span(path):  # first start to last completion, s
+    rows = [list(map(int, x.split()[4:7])) for x in open(path)]
+    return (max(s + f for _, s, f in rows) - min(s for _, s, _ in rows)) / 1e9
+ns3, star, up = span("both.fct"), span("both.star.fct"), span("both.up.fct")
+e_star, e_up = star / ns3 - 1, up / ns3 - 1
+print(f"the model on the star {e_star:+.2%} of ns-3's span, with shaped up links {e_up:+.2%}", end="")
+assert abs(e_star) <= 0.05 and e_up >= 0.20, (e_star, e_up)
+PY
+
+# The LeNet example: a rank posts its sends to a peer in the order of its timeline, and a small
+# key's next push, whose dependencies are met early, waits for the large key's before it. Both
+# predictors post every pair's messages in that order (HPCC's sport numbers a pair's messages in
+# the order the replay posted them); waiting for dependencies alone, they would not.
+check "replay lenet (its flow map)" "$BIN/dlc-replay" "$here/../../examples/lenet5-2w1s" \
+  --spawn --transport ucx --ucx-tls sm --timeout 60 --export-flows lenet.txt
+check "lenet (ns-3)" "$P" --job "$here/../../examples/lenet5-2w1s" --like lenet.txt.map \
+  --calibration c.json --run all.json --out lenet.fct
+check "lenet (model)" "$C" predict-job "$here/../../examples/lenet5-2w1s" --like lenet.txt.map \
+  --calibration c.json --run all.json --out lenet.model.fct
+python3 - <<'PY' >py.out 2>&1 && ok "channel order: $(cat py.out)" || { bad "channel order"; sed 's/^/  | /' py.out; }
+for path in ("lenet.fct", "lenet.model.fct"):
+    pairs = {}  # (sip, dip) -> [(sport, start_ns)]
+    for x in map(str.split, open(path)):
+        pairs.setdefault((x[0], x[1]), []).append((int(x[2]), int(x[5])))
+    out = [(p, a, b) for p, v in pairs.items() for a, b in zip(sorted(v), sorted(v)[1:])
+           if b[1] < a[1]]
+    assert not out, (path, len(out), out[:3])
+    print(f"{path}: {sum(map(len, pairs.values()))} messages in order; ", end="")
 PY
 
 # usage NAME PATTERN CMD...: a bad command line, exit 2 with PATTERN on stderr (check_usage's
