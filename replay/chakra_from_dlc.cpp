@@ -67,8 +67,8 @@ ck::Rank rank_from_plan(const trace::Job& job, const RankPlan& p) {
       ck::Node c;
       c.id = id[e] - 1;
       c.type = ck::NodeType::kComp;
-      c.name = "think " + name;
-      c.data_deps = std::move(deps);
+      out.store.set_name(c, "think " + name);
+      out.store.set_deps(c, {}, deps);
       c.duration_us = think_us[e];
       c.start_us = start > think_us[e] ? start - think_us[e] : 0;
       deps = {c.id};
@@ -78,13 +78,13 @@ ck::Rank rank_from_plan(const trace::Job& job, const RankPlan& p) {
     ck::Node n;
     n.id = id[e];
     n.index = static_cast<uint32_t>(out.nodes.size());
-    n.name = name;
-    n.data_deps = std::move(deps);
+    out.store.set_deps(n, {}, deps);
     n.start_us = start;
     if (!pe.replayable || pe.peer < 0) {
       n.type = ck::NodeType::kComp;  // 0 us: the dependencies through it stay
-      n.name += " (not replayed: its other end is not in the job)";
+      out.store.set_name(n, name + " (not replayed: its other end is not in the job)");
     } else {
+      out.store.set_name(n, name);
       n.type = pe.send ? ck::NodeType::kCommSend : ck::NodeType::kCommRecv;
       n.src = pe.send ? p.rank : pe.peer;
       n.dst = pe.send ? pe.peer : p.rank;

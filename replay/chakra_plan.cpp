@@ -171,13 +171,13 @@ class Builder {
   }
 
   // ck::group_collectives(), kept per rank and group.
-  const std::vector<uint32_t>& colls(int32_t rank, const std::string& pg) {
+  const std::vector<uint32_t>& colls(int32_t rank, std::string_view pg) {
     const auto [it, fresh] = colls_.try_emplace({rank, pg});
     if (fresh) it->second = ck::group_collectives(job_.ranks[static_cast<size_t>(rank)], pg);
     return it->second;
   }
 
-  PeerSide& peer_side(std::map<int32_t, PeerSide>& sides, int32_t peer, const std::string& pg,
+  PeerSide& peer_side(std::map<int32_t, PeerSide>& sides, int32_t peer, std::string_view pg,
                       size_t k) {
     const auto [it, fresh] = sides.try_emplace(peer);
     PeerSide& s = it->second;
@@ -195,7 +195,7 @@ class Builder {
 
   void add_collective(const ck::Node& n, uint32_t pos, uint32_t start) {
     p_.entries[start].compute = true;
-    const std::vector<uint32_t>& mine_in_group = colls(me_.rank, n.pg_name);
+    const std::vector<uint32_t>& mine_in_group = colls(me_.rank, n.pg_name());
     const auto k = static_cast<size_t>(
         std::lower_bound(mine_in_group.begin(), mine_in_group.end(), pos) - mine_in_group.begin());
     std::map<int32_t, PeerSide> sides;
@@ -216,7 +216,7 @@ class Builder {
         message(e, true, s.peer, s.bytes, key(n), static_cast<int32_t>(j), 0);
         continue;
       }
-      PeerSide& side = peer_side(sides, s.peer, n.pg_name, k);
+      PeerSide& side = peer_side(sides, s.peer, n.pg_name(), k);
       if (side.next >= side.sends.size() || side.sends[side.next].second != s.bytes) {
         throw Error(ck::node_error(me_, n,
                                    "field 'comm_type': its steps do not meet rank " +
@@ -236,8 +236,8 @@ class Builder {
   const PlanOptions& o_;
   const ck::CollectiveOptions& coll_;
   std::vector<std::optional<Layout>> layouts_;
-  std::unordered_map<uint32_t, std::pair<int32_t, uint32_t>> sender_of_;  // receive -> send
-  std::map<std::pair<int32_t, std::string>, std::vector<uint32_t>> colls_;
+  std::unordered_map<uint32_t, std::pair<int32_t, uint32_t>> sender_of_;         // receive -> send
+  std::map<std::pair<int32_t, std::string_view>, std::vector<uint32_t>> colls_;  // views into job_
   uint64_t first_start_ = UINT64_MAX;
   std::vector<std::tuple<int32_t, uint32_t, uint32_t>> recvs_;  // peer, sender's entry, entry
   RankPlan p_;
@@ -292,10 +292,10 @@ uint64_t chakra_fingerprint(const ck::Job& job, const PlanOptions& options,
             static_cast<uint64_t>(n.collective), n.start_us, n.duration_us}) {
         mix(v);
       }
-      mix_text(mix, n.pg_name);
-      for (const auto* deps : {&n.ctrl_deps, &n.data_deps}) {
-        mix(deps->size());
-        for (const uint64_t d : *deps) mix(d);
+      mix_text(mix, n.pg_name());
+      for (const ck::Ids deps : {n.ctrl_deps(), n.data_deps()}) {
+        mix(deps.size());
+        for (const uint64_t d : deps) mix(d);
       }
     }
   }

@@ -22,12 +22,18 @@ using ck::Collective;
 using ck::NodeType;
 using ::testing::HasSubstr;
 
+// Where the nodes built here keep their names and dependencies: for the whole program.
+ck::NodeStore& store() {
+  static ck::NodeStore s;
+  return s;
+}
+
 ck::Node node(uint64_t id, NodeType type, std::vector<uint64_t> deps = {}) {
   ck::Node n;
   n.id = id;
   n.type = type;
-  n.name = "n" + std::to_string(id);
-  n.data_deps = std::move(deps);
+  store().set_name(n, "n" + std::to_string(id));
+  store().set_deps(n, {}, deps);
   return n;
 }
 
@@ -37,7 +43,7 @@ ck::Node comp(uint64_t id, uint64_t us, std::vector<uint64_t> deps = {}) {
   return n;
 }
 
-ck::Node message(uint64_t id, NodeType type, int64_t src, int64_t dst, uint64_t size,
+ck::Node message(uint64_t id, NodeType type, int32_t src, int32_t dst, uint64_t size,
                  std::vector<uint64_t> deps = {}) {
   ck::Node n = node(id, type, std::move(deps));
   n.src = src;
@@ -258,7 +264,8 @@ TEST(ChakraPlan, RefusesWhatItCannotReplay) {
   // Within a process group: its members' collectives in it must agree, in the group's order.
   ck::Node reduce = coll(5, Collective::kAllReduce, 64);
   ck::Node barrier = coll(5, Collective::kBarrier, 0);
-  reduce.pg_name = barrier.pg_name = "tp";
+  store().set_pg_name(reduce, "tp");
+  store().set_pg_name(barrier, "tp");
   ck::Job grouped = make_job({{comp(1, 1)}, {reduce}, {barrier}});
   grouped.groups["tp"] = ck::Group{{1, 2}, "groups.json"};
   EXPECT_THAT(refusal(grouped),

@@ -37,9 +37,9 @@ void expect_same(const Job& a, const Job& b, const std::string& what) {
       const std::string at = what + " rank " + std::to_string(r) + " node " + std::to_string(i);
       EXPECT_EQ(m.id, n.id) << at;
       EXPECT_EQ(m.type, n.type) << at;
-      EXPECT_EQ(m.name, n.name) << at;
-      EXPECT_EQ(m.ctrl_deps, n.ctrl_deps) << at;
-      EXPECT_EQ(m.data_deps, n.data_deps) << at;
+      EXPECT_EQ(m.name(), n.name()) << at;
+      EXPECT_EQ(m.ctrl_deps(), n.ctrl_deps()) << at;
+      EXPECT_EQ(m.data_deps(), n.data_deps()) << at;
       EXPECT_EQ(m.start_us, n.start_us) << at;
       EXPECT_EQ(m.duration_us, n.duration_us) << at;
       EXPECT_EQ(m.src, n.src) << at;
@@ -47,7 +47,7 @@ void expect_same(const Job& a, const Job& b, const std::string& what) {
       EXPECT_EQ(m.tag, n.tag) << at;
       EXPECT_EQ(m.size, n.size) << at;
       EXPECT_EQ(m.collective, n.collective) << at;
-      EXPECT_EQ(m.pg_name, n.pg_name) << at;
+      EXPECT_EQ(m.pg_name(), n.pg_name()) << at;
     }
   }
 }
@@ -94,7 +94,7 @@ TEST(ChakraNative, EveryKindAndNameSurvives) {
       Node n;
       n.id = id++;
       n.type = static_cast<NodeType>(t);
-      n.name = "a,b%c#d\te \x01;";
+      rank.store.set_name(n, "a,b%c#d\te \x01;");
       n.start_us = 123456789;
       n.duration_us = 7;
       if (n.type == NodeType::kCommSend || n.type == NodeType::kCommRecv) {
@@ -104,8 +104,9 @@ TEST(ChakraNative, EveryKindAndNameSurvives) {
         n.tag = INT64_MIN;
         n.size = UINT64_MAX;
       }
-      if (!rank.nodes.empty()) n.ctrl_deps = {rank.nodes.back().id};
-      n.data_deps = {n.id == 0 ? 0 : n.id - 1, n.id};
+      std::vector<uint64_t> ctrl;
+      if (!rank.nodes.empty()) ctrl = {rank.nodes.back().id};
+      rank.store.set_deps(n, ctrl, std::vector<uint64_t>{n.id == 0 ? 0 : n.id - 1, n.id});
       rank.nodes.push_back(n);
     }
     for (size_t c = 0; c < kNumCollectives; ++c) {
@@ -114,7 +115,7 @@ TEST(ChakraNative, EveryKindAndNameSurvives) {
       n.type = NodeType::kCommColl;
       n.collective = static_cast<Collective>(c);
       n.size = c;
-      n.pg_name = c % 2 == 0 ? "" : " dp, group %1 ";
+      rank.store.set_pg_name(n, c % 2 == 0 ? "" : " dp, group %1 ");
       rank.nodes.push_back(n);
     }
   }

@@ -72,8 +72,8 @@ TEST(ChakraReader, NodeWithoutIdRuntimeAndStartTime) {
   EXPECT_EQ(r.rank.nodes[0].duration_us, 250u);
   EXPECT_EQ(r.rank.nodes[0].start_us, 1000u);
   EXPECT_EQ(r.rank.nodes[1].duration_us, 40u);
-  EXPECT_THAT(r.rank.nodes[1].data_deps, ::testing::ElementsAre(0u));
-  EXPECT_THAT(r.rank.nodes[1].ctrl_deps, ::testing::ElementsAre(0u));
+  EXPECT_THAT(r.rank.nodes[1].data_deps(), ::testing::ElementsAre(0u));
+  EXPECT_THAT(r.rank.nodes[1].ctrl_deps(), ::testing::ElementsAre(0u));
   EXPECT_EQ(r.rank.nodes[2].type, NodeType::kMemLoad);
   EXPECT_EQ(r.rank.nodes[2].duration_us, 9u);
   EXPECT_EQ(r.rank.nodes[2].size, 0u);
@@ -86,11 +86,30 @@ TEST(ChakraReader, CollectiveAttributes) {
   ASSERT_TRUE(r.ok) << first_error(r.diag);
   EXPECT_EQ(r.rank.nodes[0].collective, Collective::kReduceScatter);
   EXPECT_EQ(r.rank.nodes[0].size, 1u << 20);
-  EXPECT_EQ(r.rank.nodes[0].pg_name, "tp0");
+  EXPECT_EQ(r.rank.nodes[0].pg_name(), "tp0");
 }
 
 // Streams that lie: every one an error naming the file and where, never a crash or an
 // allocation of what the length claims.
+// Ranks are 32-bit: a peer past that is refused, naming the file, the node and the field.
+TEST(ChakraReader, PeerPast32BitsRefused) {
+  for (const bool send : {true, false}) {
+    for (const int64_t peer : {int64_t{1} << 31, -(int64_t{1} << 31) - 1}) {
+      pb::Node n = send ? test::send(3, 1, 0, 64) : test::recv(3, 1, 0, 64);
+      const char* field = send ? "comm_dst" : "comm_src";
+      for (pb::Attribute& a : *n.mutable_attr()) {
+        if (a.name() == field) a.set_int64_val(peer);
+      }
+      const Read r = read(et_bytes({n}));
+      EXPECT_FALSE(r.ok) << peer;
+      EXPECT_THAT(
+          first_error(r.diag),
+          HasSubstr("job.0.et: error: node #0 (id 3, 'n3'): field '" + std::string(field) +
+                    "': overflows: " + std::to_string(peer) + " is outside -2^31 to 2^31-1"));
+    }
+  }
+}
+
 TEST(ChakraReader, StreamsThatLie) {
   const std::string good = et_bytes({test::comp(1, 5)});
   const std::string meta = test::frame(
@@ -202,7 +221,7 @@ TEST(ChakraStats, OverlapFromStartTimes) {
   ASSERT_TRUE(a.ok) << first_error(a.diag);
   a.rank.nodes[1].duration_us = 150;
   a.rank.nodes[2].duration_us = 70;
-  job.ranks.push_back(a.rank);
+  job.ranks.push_back(std::move(a.rank));
   const JobStats s = compute_stats(job, {});
   ASSERT_TRUE(s.ranks[0].overlap_us.has_value());
   EXPECT_EQ(*s.ranks[0].overlap_us, 50u);

@@ -37,10 +37,10 @@ CliRun run(const std::string& args) {
 
 void expect_same_node(const Node& a, const Node& b, const std::string& where) {
   EXPECT_EQ(a.id, b.id) << where;
-  EXPECT_EQ(a.name, b.name) << where;
+  EXPECT_EQ(a.name(), b.name()) << where;
   EXPECT_EQ(a.type, b.type) << where;
-  EXPECT_EQ(a.ctrl_deps, b.ctrl_deps) << where;
-  EXPECT_EQ(a.data_deps, b.data_deps) << where;
+  EXPECT_EQ(a.ctrl_deps(), b.ctrl_deps()) << where;
+  EXPECT_EQ(a.data_deps(), b.data_deps()) << where;
   EXPECT_EQ(a.start_us, b.start_us) << where;
   EXPECT_EQ(a.duration_us, b.duration_us) << where;
   EXPECT_EQ(a.src, b.src) << where;
@@ -48,7 +48,7 @@ void expect_same_node(const Node& a, const Node& b, const std::string& where) {
   EXPECT_EQ(a.tag, b.tag) << where;
   EXPECT_EQ(a.size, b.size) << where;
   EXPECT_EQ(a.collective, b.collective) << where;
-  EXPECT_EQ(a.pg_name, b.pg_name) << where;
+  EXPECT_EQ(a.pg_name(), b.pg_name()) << where;
 }
 
 void expect_same_job(const Job& a, const Job& b, const std::string& where) {
@@ -69,41 +69,40 @@ Job load_clean(const std::string& dir) {
   return std::move(res.job);
 }
 
-Node node(uint64_t id, NodeType type) {
+Node node(Rank& r, uint64_t id, NodeType type) {
   Node n;
   n.id = id;
   n.type = type;
-  n.name = "n" + std::to_string(id);
+  r.store.set_name(n, "n" + std::to_string(id));
   return n;
 }
 
 TEST(ChakraWrite, WriterKeepsEveryField) {
   Rank r;
   r.rank = 1;
-  Node c = node(0, NodeType::kComp);
+  Node c = node(r, 0, NodeType::kComp);
   c.start_us = 1'700'000'000'000'000;
   c.duration_us = 7;
-  Node s = node(1, NodeType::kCommSend);
+  Node s = node(r, 1, NodeType::kCommSend);
   s.src = 1;
   s.dst = 0;
   s.tag = int64_t{1} << 40;  // past int32: written as int64_val
   s.size = uint64_t{1} << 33;
-  s.data_deps = {0};
-  Node v = node(2, NodeType::kCommRecv);
+  r.store.set_deps(s, {}, std::vector<uint64_t>{0});
+  Node v = node(r, 2, NodeType::kCommRecv);
   v.src = 2;
   v.dst = 1;
   v.tag = 3;
   v.size = 0;
-  v.ctrl_deps = {0};
-  v.data_deps = {1};
-  Node g = node(3, NodeType::kCommColl);
+  r.store.set_deps(v, std::vector<uint64_t>{0}, std::vector<uint64_t>{1});
+  Node g = node(r, 3, NodeType::kCommColl);
   g.collective = Collective::kReduceScatterBlock;
   g.size = 1 << 20;
-  g.pg_name = "tp0";
-  g.data_deps = {1, 2};
-  Node b = node(4, NodeType::kCommColl);
+  r.store.set_pg_name(g, "tp0");
+  r.store.set_deps(g, {}, std::vector<uint64_t>{1, 2});
+  Node b = node(r, 4, NodeType::kCommColl);
   b.collective = Collective::kBarrier;
-  Node m = node(5, NodeType::kMemLoad);
+  Node m = node(r, 5, NodeType::kMemLoad);
   m.duration_us = 3;
   r.nodes = {c, s, v, g, b, m};
   for (uint32_t i = 0; i < r.nodes.size(); ++i) r.nodes[i].index = i;
@@ -140,12 +139,12 @@ Sides sides(const trace::Job& dlc, const Job& ck, int32_t rank) {
 // The record nodes `n` depends on: its data_deps, through COMP_NODEs (think times) only.
 std::set<const Node*> record_deps(const Sides& s, const Node& n) {
   std::set<const Node*> out;
-  std::vector<uint64_t> todo = n.data_deps;
+  std::vector<uint64_t> todo(n.data_deps().begin(), n.data_deps().end());
   while (!todo.empty()) {
     const Node* d = s.by_id.at(todo.back());
     todo.pop_back();
     if (d->type == NodeType::kComp) {
-      todo.insert(todo.end(), d->data_deps.begin(), d->data_deps.end());
+      todo.insert(todo.end(), d->data_deps().begin(), d->data_deps().end());
     } else {
       out.insert(d);
     }
@@ -190,18 +189,18 @@ void check_dlc_conversion(const std::string& input, const std::string& out) {
       // reads it (docs/replay.md, "Replay semantics").
       if (!rec.is_data() && deps.empty() && i > 0) deps.insert(s.comm[i - 1]);
       EXPECT_EQ(record_deps(s, n), deps) << where;
-      EXPECT_TRUE(n.ctrl_deps.empty()) << where;
+      EXPECT_TRUE(n.ctrl_deps().empty()) << where;
       deps_checked += deps.size();
       // A send's think time: a COMP_NODE of dTime in microseconds (nearest) right before it.
       const auto us = static_cast<uint64_t>(std::llround(static_cast<double>(rec.dtime_ns) / 1e3));
       if (rec.is_send() && us > 0) {
-        ASSERT_EQ(n.data_deps.size(), 1u) << where;
-        const Node& think = *s.by_id.at(n.data_deps[0]);
+        ASSERT_EQ(n.data_deps().size(), 1u) << where;
+        const Node& think = *s.by_id.at(n.data_deps()[0]);
         EXPECT_EQ(think.type, NodeType::kComp) << where;
         EXPECT_EQ(think.duration_us, us) << where;
         ++thinks;
       } else {
-        for (const uint64_t d : n.data_deps) {
+        for (const uint64_t d : n.data_deps()) {
           EXPECT_NE(s.by_id.at(d)->type, NodeType::kComp) << where;
         }
       }

@@ -88,10 +88,9 @@ std::vector<std::vector<uint32_t>> resolve(const Rank& r, Diagnostics* diag) {
   std::vector<std::vector<uint32_t>> deps(r.nodes.size());
   for (uint32_t i = 0; i < r.nodes.size(); ++i) {
     const Node& n = r.nodes[i];
-    for (const auto* list : {&n.ctrl_deps, &n.data_deps}) {
-      const std::string_view field =
-          field_name(n, list == &n.ctrl_deps ? "ctrl_deps" : "data_deps");
-      for (const uint64_t id : *list) {
+    for (const bool ctrl : {true, false}) {
+      const std::string_view field = field_name(n, ctrl ? "ctrl_deps" : "data_deps");
+      for (const uint64_t id : ctrl ? n.ctrl_deps() : n.data_deps()) {
         const auto it = by_id.find(id);
         if (it == by_id.end()) {
           add(diag, Problem::kDanglingDependency, r, n,

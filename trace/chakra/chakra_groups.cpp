@@ -224,19 +224,19 @@ bool to_group(const Job& job, const Definition& d, Group& out, Diagnostics& diag
 void check_collectives(const Job& job, Diagnostics& diag) {
   for (const Rank& r : job.ranks) {
     for (const Node& n : r.nodes) {
-      if (n.type != NodeType::kCommColl || n.pg_name.empty()) continue;
-      const auto g = job.groups.find(n.pg_name);
+      if (n.type != NodeType::kCommColl || n.pg_name().empty()) continue;
+      const auto g = job.groups.find(n.pg_name());
       if (g == job.groups.end()) {
         report(diag, Problem::kInconsistentJob, r.file,
-               describe(n) + ": field 'pg_name': process group '" + n.pg_name +
+               describe(n) + ": field 'pg_name': process group '" + std::string(n.pg_name()) +
                    "' is not defined (no '## process_group:init ##' node of the job and no "
                    "--comm-groups file names it)");
       } else if (std::find(g->second.ranks.begin(), g->second.ranks.end(), r.rank) ==
                  g->second.ranks.end()) {
         report(diag, Problem::kInconsistentJob, r.file,
                describe(n) + ": field 'pg_name': rank " + std::to_string(r.rank) +
-                   " is not a member of process group '" + n.pg_name + "' (" + g->second.origin +
-                   ")");
+                   " is not a member of process group '" + std::string(n.pg_name()) + "' (" +
+                   g->second.origin + ")");
       }
     }
   }
@@ -279,7 +279,7 @@ namespace {
 
 // r's place in n's group and the group's ranks; place -1 when r is not a member.
 std::pair<int32_t, std::vector<int32_t>> place(const Job& job, const Rank& r, const Node& n) {
-  std::vector<int32_t> ranks = group_ranks(job, n.pg_name);
+  std::vector<int32_t> ranks = group_ranks(job, n.pg_name());
   const auto me = std::find(ranks.begin(), ranks.end(), r.rank);
   return {me == ranks.end() ? -1 : static_cast<int32_t>(me - ranks.begin()), std::move(ranks)};
 }
@@ -289,7 +289,7 @@ std::pair<int32_t, std::vector<int32_t>> place(const Job& job, const Rank& r, co
 std::vector<uint32_t> group_collectives(const Rank& r, std::string_view pg) {
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < r.nodes.size(); ++i) {
-    if (r.nodes[i].type == NodeType::kCommColl && r.nodes[i].pg_name == pg) out.push_back(i);
+    if (r.nodes[i].type == NodeType::kCommColl && r.nodes[i].pg_name() == pg) out.push_back(i);
   }
   return out;
 }
@@ -321,8 +321,8 @@ int32_t smallest_rooted_group(const Job& job) {
         case Collective::kReduce:
         case Collective::kGather:
         case Collective::kScatter: {
-          const auto g = job.groups.find(n.pg_name);
-          const int32_t size = n.pg_name.empty() || g == job.groups.end()
+          const auto g = job.groups.find(n.pg_name());
+          const int32_t size = n.pg_name().empty() || g == job.groups.end()
                                    ? job.world
                                    : static_cast<int32_t>(g->second.ranks.size());
           smallest = std::min(smallest, size);

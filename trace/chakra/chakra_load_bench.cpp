@@ -47,18 +47,7 @@ uint64_t model_bytes(const Job& job) {
   uint64_t bytes = job.ranks.capacity() * sizeof(Rank);
   for (const Rank& r : job.ranks) {
     bytes += r.nodes.capacity() * sizeof(Node);
-    for (const Node& n : r.nodes) {
-      // A string in its own storage (short-string optimisation) holds no heap bytes.
-      if (n.name.data() < reinterpret_cast<const char*>(&n.name) ||
-          n.name.data() >= reinterpret_cast<const char*>(&n.name + 1)) {
-        bytes += n.name.capacity() + 1;
-      }
-      if (n.pg_name.data() < reinterpret_cast<const char*>(&n.pg_name) ||
-          n.pg_name.data() >= reinterpret_cast<const char*>(&n.pg_name + 1)) {
-        bytes += n.pg_name.capacity() + 1;
-      }
-      bytes += (n.ctrl_deps.capacity() + n.data_deps.capacity()) * sizeof(uint64_t);
-    }
+    bytes += r.store.bytes();
   }
   return bytes;
 }

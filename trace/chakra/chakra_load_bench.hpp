@@ -1,7 +1,7 @@
 // How fast a Chakra job loads and how much memory it takes (dlc-trace bench-load on a Chakra
 // job, bench/chakra_load.sh): the load (reading, decoding, checking: chakra::load_job) timed in
 // wall and this thread's CPU time, the bytes read, what the job's model holds (the nodes and
-// their strings and dependency lists, by their capacities) and the process's peak resident set.
+// their names and dependency lists) and the process's peak resident set.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +25,8 @@ struct ChakraLoadBench {
 
 ChakraLoadBench bench_load(std::span<const std::string> inputs);
 
-// The bytes the job's model holds: every rank's node array and, per node, its name's and
-// dependency lists' heap storage (by capacity; a name in the string's own storage counts 0).
+// The bytes the job's model holds: the rank array, every rank's node array (by capacity) and
+// its store of names and dependency lists (chakra_node_store.hpp).
 uint64_t model_bytes(const Job& job);
 
 // The measurements as JSON: nodes, input bytes, load time, nodes per second and per CPU second,

@@ -48,10 +48,10 @@ const Rank* Job::rank(int64_t r) const noexcept {
 std::string describe(const Node& n) {
   if (n.line != 0) {
     std::string out = "node id " + std::to_string(n.id);
-    return n.name.empty() ? out : out + " ('" + n.name + "')";
+    return n.name().empty() ? out : out + " ('" + std::string(n.name()) + "')";
   }
   std::string out = "node #" + std::to_string(n.index) + " (id " + std::to_string(n.id);
-  if (!n.name.empty()) out += ", '" + n.name + "'";
+  if (!n.name().empty()) out.append(", '").append(n.name()).append("'");
   return out + ")";
 }
 

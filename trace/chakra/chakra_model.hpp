@@ -3,12 +3,16 @@
 // zero-byte dependencies with their durations) joined by control and data dependencies.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "trace/chakra/chakra_node_store.hpp"
 
 namespace dlcnet::trace::chakra {
 
@@ -52,25 +56,47 @@ std::string_view collective_name(Collective c) noexcept;
 std::string_view native_name(NodeType t) noexcept;
 std::string_view native_name(Collective c) noexcept;
 
+// A node's dependency list: ids of nodes of the same rank. Equal when the ids are.
+struct Ids : std::span<const uint64_t> {
+  using std::span<const uint64_t>::span;
+  using const_iterator = iterator;  // the elements are const already
+  friend bool operator==(Ids a, Ids b) noexcept { return std::ranges::equal(a, b); }
+};
+
+// 96 bytes: the name, process-group name and dependency lists live in the rank's NodeStore
+// (Rank::store), which sets them.
 struct Node {
-  uint64_t id = 0;     // 0 when the file omits it
-  uint32_t index = 0;  // position among the file's nodes (0: the first after the metadata)
-  uint32_t line = 0;   // its line in a native CSV file (chakra_native.hpp); 0 in an ET file
-  NodeType type = NodeType::kInvalid;
-  std::string name;
-  std::vector<uint64_t> ctrl_deps;
-  std::vector<uint64_t> data_deps;
+  uint64_t id = 0;           // 0 when the file omits it
   uint64_t start_us = 0;     // start_time_micros
   uint64_t duration_us = 0;  // duration_micros, or the `runtime` attribute when that is 0
   // Communication (send, receive, collective): the attributes comm_src, comm_dst, comm_tag,
   // comm_size, comm_type and pg_name. A send's source and a receive's destination default to
   // the file's rank.
-  int64_t src = -1;
-  int64_t dst = -1;
   int64_t tag = 0;
   uint64_t size = 0;
+  uint32_t index = 0;  // position among the file's nodes (0: the first after the metadata)
+  uint32_t line = 0;   // its line in a native CSV file (chakra_native.hpp); 0 in an ET file
+  int32_t src = -1;
+  int32_t dst = -1;
+  NodeType type = NodeType::kInvalid;
   Collective collective = Collective::kAllReduce;
-  std::string pg_name;  // empty: the whole world
+
+  std::string_view name() const noexcept { return {name_, name_size_}; }
+  // Empty: the whole world.
+  std::string_view pg_name() const noexcept {
+    return pg_name_ == nullptr ? std::string_view() : std::string_view(*pg_name_);
+  }
+  Ids ctrl_deps() const noexcept { return {deps_, n_ctrl_}; }
+  Ids data_deps() const noexcept { return {deps_ + n_ctrl_, n_data_}; }
+
+ private:
+  friend class NodeStore;
+  uint32_t name_size_ = 0;
+  uint32_t n_ctrl_ = 0;
+  uint32_t n_data_ = 0;
+  const char* name_ = nullptr;
+  const std::string* pg_name_ = nullptr;
+  const uint64_t* deps_ = nullptr;  // ctrl_deps, then data_deps
 };
 
 // A process group's definition as a file gives it: the inputs of a METADATA_NODE named
@@ -87,6 +113,8 @@ struct Rank {
   std::string version;  // GlobalMetadata's
   std::vector<Node> nodes;
   std::vector<GroupDefinition> group_definitions;
+  // The nodes' names and dependency lists (move-only: so are Rank and Job).
+  NodeStore store;
 };
 
 // A process group: its ranks in the group's order (group rank i is ranks[i]), and where it was

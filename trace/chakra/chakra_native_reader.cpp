@@ -85,6 +85,9 @@ class FileReader {
   uint32_t line_ = 0;
   CsvColumns cols_{kColNames};
   std::vector<std::string_view> fields_;
+  // A row's texts and lists before they go to its rank's store.
+  std::string pg_, name_;
+  std::vector<uint64_t> ctrl_, data_;
 };
 
 bool FileReader::bad(Col c, const std::string& expected) {
@@ -190,7 +193,7 @@ void FileReader::row(std::string_view line) {
   const bool coll = n.type == NodeType::kCommColl;
   bool ok = true;
   if (p2p) {
-    int64_t& peer = n.type == NodeType::kCommSend ? n.dst : n.src;
+    int32_t& peer = n.type == NodeType::kCommSend ? n.dst : n.src;
     (n.type == NodeType::kCommSend ? n.src : n.dst) = rank;
     ok = (parse_int(f(kPeer), peer) || bad(kPeer, "the other rank")) &&
          number(kTag, n.tag, "an integer tag (-2^63 to 2^63-1)");
@@ -207,7 +210,7 @@ void FileReader::row(std::string_view line) {
       return;
     }
     n.collective = *c;
-    ok = text(kPg, n.pg_name);
+    ok = text(kPg, pg_);
   } else if (ok) {
     ok = only_for(kColl, "a coll") && only_for(kPg, "a coll");
   }
@@ -229,15 +232,17 @@ void FileReader::row(std::string_view line) {
   }
   n.start_us = ns_to_us(start_ns);
   n.duration_us = ns_to_us(duration_ns);
-  if (!parse_id_list(f(kDeps), n.ctrl_deps)) {
+  ctrl_.clear();
+  data_.clear();
+  if (!parse_id_list(f(kDeps), ctrl_)) {
     bad(kDeps, "ids of nodes of the same rank separated by ';'");
     return;
   }
-  if (!parse_id_list(f(kDataDeps), n.data_deps)) {
+  if (!parse_id_list(f(kDataDeps), data_)) {
     bad(kDataDeps, "ids of nodes of the same rank separated by ';'");
     return;
   }
-  if (!text(kName, n.name)) return;
+  if (!text(kName, name_)) return;
   // A metadata node's inputs: a process-group definition's JSON (chakra_groups.hpp); kept, as
   // the ET reader keeps them, only for a node named as one.
   std::string inputs;
@@ -254,7 +259,10 @@ void FileReader::row(std::string_view line) {
   owner = file_no_;
   r.file = path_;
   n.index = static_cast<uint32_t>(r.nodes.size());
-  if (!inputs.empty() && is_group_definition(n.name)) {
+  r.store.set_name(n, name_);
+  r.store.set_deps(n, ctrl_, data_);
+  if (coll) r.store.set_pg_name(n, pg_);
+  if (!inputs.empty() && is_group_definition(name_)) {
     r.group_definitions.push_back({n.index, std::move(inputs)});
   }
   r.nodes.push_back(std::move(n));

@@ -13,7 +13,7 @@ void put_u64(OutFile& out, uint64_t v) {
   out.put(std::string_view(tmp, static_cast<size_t>(res.ptr - tmp)));
 }
 
-void put_ids(OutFile& out, const std::vector<uint64_t>& ids) {
+void put_ids(OutFile& out, std::span<const uint64_t> ids) {
   for (size_t i = 0; i < ids.size(); ++i) {
     if (i != 0) out.put(';');
     put_u64(out, ids[i]);
@@ -43,7 +43,7 @@ void put_node(OutFile& out, const Rank& r, const Node& n, std::string_view input
   } else if (n.type == NodeType::kCommColl) {
     out.put(",,");
     put_u64(out, n.size);
-    out.put(',').put(native_name(n.collective)).put(',').put(percent_encode(n.pg_name));
+    out.put(',').put(native_name(n.collective)).put(',').put(percent_encode(n.pg_name()));
     out.put(',');
   } else {
     out.put(",,,,,");
@@ -52,10 +52,10 @@ void put_node(OutFile& out, const Rank& r, const Node& n, std::string_view input
   out.put(',');
   put_us(out, r, n, n.duration_us, "duration_micros");
   out.put(',');
-  put_ids(out, n.ctrl_deps);
+  put_ids(out, n.ctrl_deps());
   out.put(',');
-  put_ids(out, n.data_deps);
-  out.put(',').put(percent_encode(n.name)).put(',').put(percent_encode(inputs)).put('\n');
+  put_ids(out, n.data_deps());
+  out.put(',').put(percent_encode(n.name())).put(',').put(percent_encode(inputs)).put('\n');
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "trace/chakra/chakra_node_decode.hpp"
 
+#include <limits>
+
 #include "trace/chakra/chakra_attributes.hpp"
 
 namespace dlcnet::trace::chakra {
@@ -40,9 +42,23 @@ class AttributeReader {
     return true;
   }
 
-  std::string string(std::string_view name) const {
+  // As integer(), for a rank: refused outside 32 bits.
+  bool rank(std::string_view name, bool required, int32_t& out) {
+    int64_t v = 0;
+    if (!integer(name, required, false, v)) return false;
+    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+      problem(Problem::kBadNumber, name,
+              "overflows: " + std::to_string(v) + " is outside -2^31 to 2^31-1");
+      return false;
+    }
+    out = static_cast<int32_t>(v);
+    return true;
+  }
+
+  std::string_view string(std::string_view name) const {
     const pb::Attribute* a = find_attribute(msg_.attr(), name);
-    return a != nullptr && a->value_case() == pb::Attribute::kStringVal ? a->string_val() : "";
+    return a != nullptr && a->value_case() == pb::Attribute::kStringVal ? a->string_val()
+                                                                        : std::string_view();
   }
 
   void problem(Problem p, std::string_view field, const std::string& what) {
@@ -63,8 +79,8 @@ bool decode_send_recv(AttributeReader& attrs, int32_t rank, Node& out) {
   bool ok = attrs.integer("comm_size", true, true, size);
   out.size = static_cast<uint64_t>(size);
   // The peer is required; this rank's own side may be left out (it is the file's rank).
-  ok = attrs.integer(send ? "comm_dst" : "comm_src", true, false, send ? out.dst : out.src) && ok;
-  int64_t& self = send ? out.src : out.dst;
+  ok = attrs.rank(send ? "comm_dst" : "comm_src", true, send ? out.dst : out.src) && ok;
+  int32_t& self = send ? out.src : out.dst;
   self = rank;
   int64_t named = rank;
   if (attrs.integer(send ? "comm_src" : "comm_dst", false, false, named) && named != rank) {
@@ -77,7 +93,7 @@ bool decode_send_recv(AttributeReader& attrs, int32_t rank, Node& out) {
   return ok;
 }
 
-bool decode_collective(AttributeReader& attrs, Node& out) {
+bool decode_collective(AttributeReader& attrs, NodeStore& store, Node& out) {
   int64_t type = 0;
   if (!attrs.integer("comm_type", true, false, type)) return false;
   if (type < 0 || type >= static_cast<int64_t>(kNumCollectives)) {
@@ -90,16 +106,16 @@ bool decode_collective(AttributeReader& attrs, Node& out) {
   // A barrier carries no data: its size may be left out.
   const bool ok = attrs.integer("comm_size", out.collective != Collective::kBarrier, true, size);
   out.size = static_cast<uint64_t>(size);
-  out.pg_name = attrs.string("pg_name");
+  store.set_pg_name(out, attrs.string("pg_name"));
   return ok || out.collective == Collective::kBarrier;
 }
 
 }  // namespace
 
-bool decode_node(const pb::Node& msg, int32_t rank, std::string_view file, Node& out,
-                 Diagnostics& diag) {
+bool decode_node(const pb::Node& msg, int32_t rank, std::string_view file, NodeStore& store,
+                 Node& out, Diagnostics& diag) {
   out.id = msg.id();
-  out.name = msg.name();
+  store.set_name(out, msg.name());
   AttributeReader attrs(msg, out, file, diag);
   const int type = msg.type();
   if (type <= 0 || type >= static_cast<int>(kNumNodeTypes)) {
@@ -109,8 +125,8 @@ bool decode_node(const pb::Node& msg, int32_t rank, std::string_view file, Node&
     return false;
   }
   out.type = static_cast<NodeType>(type);
-  out.ctrl_deps.assign(msg.ctrl_deps().begin(), msg.ctrl_deps().end());
-  out.data_deps.assign(msg.data_deps().begin(), msg.data_deps().end());
+  store.set_deps(out, {msg.ctrl_deps().data(), static_cast<size_t>(msg.ctrl_deps_size())},
+                 {msg.data_deps().data(), static_cast<size_t>(msg.data_deps_size())});
   out.start_us = msg.start_time_micros();
   out.duration_us = msg.duration_micros();
   int64_t runtime = 0;
@@ -122,7 +138,7 @@ bool decode_node(const pb::Node& msg, int32_t rank, std::string_view file, Node&
     case NodeType::kCommRecv:
       return decode_send_recv(attrs, rank, out);
     case NodeType::kCommColl:
-      return decode_collective(attrs, out);
+      return decode_collective(attrs, store, out);
     default:
       return true;
   }

@@ -11,10 +11,10 @@
 
 namespace dlcnet::trace::chakra {
 
-// Fills `out` (whose `index` is set) from `msg`, found in `file`, the file of `rank`. False
-// when the node cannot be used (unknown type, a missing or bad attribute); the problems are in
-// `diag`.
-bool decode_node(const pb::Node& msg, int32_t rank, std::string_view file, Node& out,
-                 Diagnostics& diag);
+// Fills `out` (whose `index` is set) from `msg`, found in `file`, the file of `rank`, its names
+// and dependency lists kept in `store` (the rank's). False when the node cannot be used (unknown
+// type, a missing or bad attribute, a rank outside 32 bits); the problems are in `diag`.
+bool decode_node(const pb::Node& msg, int32_t rank, std::string_view file, NodeStore& store,
+                 Node& out, Diagnostics& diag);
 
 }  // namespace dlcnet::trace::chakra

@@ -79,8 +79,8 @@ bool read_rank(std::string_view bytes, std::string_view file, int32_t rank, Rank
     }
     Node n;
     n.index = index;
-    if (decode_node(node, rank, file, n, diag)) {
-      if (n.type == NodeType::kMetadata && is_group_definition(n.name)) {
+    if (decode_node(node, rank, file, out.store, n, diag)) {
+      if (n.type == NodeType::kMetadata && is_group_definition(n.name())) {
         out.group_definitions.push_back(
             {static_cast<uint32_t>(out.nodes.size()), node.inputs().values()});
       }

@@ -44,7 +44,7 @@ JobStats compute_stats(const Job& job, const CollectiveOptions& options) {
   JobStats s;
   s.world = job.world;
   s.options = options;
-  std::map<std::pair<Collective, std::string>, CollectiveStats> colls;
+  std::map<std::pair<Collective, std::string_view>, CollectiveStats> colls;
   for (const Rank& r : job.ranks) {
     RankStats rs;
     rs.rank = r.rank;
@@ -69,10 +69,10 @@ JobStats compute_stats(const Job& job, const CollectiveOptions& options) {
           ++rs.collectives;
           const Traffic t = collective_traffic(job, r, n, options);
           rs.collective += t;
-          CollectiveStats& c = colls[{n.collective, n.pg_name}];
+          CollectiveStats& c = colls[{n.collective, n.pg_name()}];
           c.type = n.collective;
-          c.pg_name = n.pg_name;
-          c.group_ranks = static_cast<int32_t>(group_ranks(job, n.pg_name).size());
+          c.pg_name = n.pg_name();
+          c.group_ranks = static_cast<int32_t>(group_ranks(job, n.pg_name()).size());
           ++c.nodes;
           c.comm_bytes += n.size;
           c.traffic += t;

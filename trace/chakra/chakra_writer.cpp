@@ -36,10 +36,10 @@ void add_int32(pb::Node& m, const char* name, int64_t v) {
 void to_message(const Node& n, pb::Node& m) {
   m.Clear();
   m.set_id(n.id);
-  m.set_name(n.name);
+  m.set_name(std::string(n.name()));
   m.set_type(static_cast<pb::NodeType>(n.type));
-  for (const uint64_t d : n.ctrl_deps) m.add_ctrl_deps(d);
-  for (const uint64_t d : n.data_deps) m.add_data_deps(d);
+  for (const uint64_t d : n.ctrl_deps()) m.add_ctrl_deps(d);
+  for (const uint64_t d : n.data_deps()) m.add_data_deps(d);
   m.set_start_time_micros(n.start_us);
   m.set_duration_micros(n.duration_us);
   pb::Attribute* cpu = m.add_attr();
@@ -56,10 +56,10 @@ void to_message(const Node& n, pb::Node& m) {
     case NodeType::kCommColl: {
       add_int64(m, "comm_type", static_cast<int64_t>(n.collective));
       add_int64(m, "comm_size", static_cast<int64_t>(n.size));
-      if (!n.pg_name.empty()) {
+      if (!n.pg_name().empty()) {
         pb::Attribute* pg = m.add_attr();
         pg->set_name("pg_name");
-        pg->set_string_val(n.pg_name);
+        pg->set_string_val(std::string(n.pg_name()));
       }
       break;
     }
@@ -98,7 +98,7 @@ void encode_rank(const Rank& rank, const std::function<void(std::string_view)>& 
     frame(m, buf);
     sink(buf);
     ++counts.nodes;
-    counts.dependencies += n.ctrl_deps.size() + n.data_deps.size();
+    counts.dependencies += n.ctrl_deps().size() + n.data_deps().size();
     switch (n.type) {
       case NodeType::kCommSend:
         ++counts.sends;
