@@ -171,6 +171,19 @@ TEST(ChakraGroups, BadDefinitionsAndUsesNamed) {
   }
 }
 
+// A job written and read back: the same groups, and every rank the same collective traffic.
+void expect_same_groups(const Job& job, const Job& back) {
+  ASSERT_EQ(back.groups.size(), job.groups.size());
+  for (const auto& [name, group] : job.groups) {
+    EXPECT_EQ(back.groups.at(name).ranks, group.ranks) << name;
+  }
+  const JobStats a = compute_stats(job, {});
+  const JobStats b = compute_stats(back, {});
+  for (size_t r = 0; r < a.ranks.size(); ++r) {
+    EXPECT_EQ(a.ranks[r].collective.send_bytes, b.ranks[r].collective.send_bytes) << r;
+  }
+}
+
 // Written back as Chakra (convert --to chakra), the metadata node keeps its inputs: the same
 // groups, the same traffic.
 TEST(ChakraGroups, WrittenBackWithTheirDefinitions) {
@@ -183,15 +196,7 @@ TEST(ChakraGroups, WrittenBackWithTheirDefinitions) {
   const std::vector<std::string> inputs{out.path()};
   const LoadResult back = load_job(inputs, 100);
   ASSERT_TRUE(back.ok()) << errors(back);
-  ASSERT_EQ(back.job.groups.size(), res.job.groups.size());
-  for (const auto& [name, group] : res.job.groups) {
-    EXPECT_EQ(back.job.groups.at(name).ranks, group.ranks) << name;
-  }
-  const JobStats a = compute_stats(res.job, {});
-  const JobStats b = compute_stats(back.job, {});
-  for (size_t r = 0; r < a.ranks.size(); ++r) {
-    EXPECT_EQ(a.ranks[r].collective.send_bytes, b.ranks[r].collective.send_bytes) << r;
-  }
+  expect_same_groups(res.job, back.job);
 }
 
 // The native CSV carries the definitions too (its `inputs` column): read back without
@@ -205,15 +210,7 @@ TEST(ChakraGroups, NativeCsvCarriesTheirDefinitions) {
   EXPECT_THAT(trace::test::read_file(csv), HasSubstr(",inputs\n"));
   const LoadResult back = load_job(std::vector<std::string>{csv}, 100);
   ASSERT_TRUE(back.ok()) << errors(back);
-  ASSERT_EQ(back.job.groups.size(), res.job.groups.size());
-  for (const auto& [name, group] : res.job.groups) {
-    EXPECT_EQ(back.job.groups.at(name).ranks, group.ranks) << name;
-  }
-  const JobStats a = compute_stats(res.job, {});
-  const JobStats b = compute_stats(back.job, {});
-  for (size_t r = 0; r < a.ranks.size(); ++r) {
-    EXPECT_EQ(a.ranks[r].collective.send_bytes, b.ranks[r].collective.send_bytes) << r;
-  }
+  expect_same_groups(res.job, back.job);
   // A value in the column on a node that is not metadata: named.
   trace::test::write_file(dir / "bad.csv",
                           "# dlcnet-trace 2 ranks=1\nrank,id,type,inputs\n"
