@@ -279,7 +279,7 @@ JOB = "2026-11-28-compare-accuracy-jobs-star.json"  # replayed jobs, predict-job
 MS = "2026-11-27-model-speed.json"
 SS = "2026-11-27-setup-scale.json"
 TL = "2026-11-27-trace-load.json"
-CL = "2026-11-28-chakra-load-compact.json"
+CL = "2026-11-28-chakra-load-mapped.json"
 RF, RF64 = "2026-11-27-replay-fidelity-2.json", "2026-11-27-replay-fidelity-posix-64k-2.json"
 RF_ALL = [RF, RF64]
 STAR = "/sections/star-200mbit/ranks/*/sizes/*/"
@@ -310,6 +310,17 @@ def perftest_row(f):
                V(f, "/tests/*/paired_ratio_median", "max", ".2f", where=is_lat),
                V(f, "/tests/guest~1read_bw_64KiB/ratio"), V(f, "/tests/guest~1write_bw_64KiB/ratio"),
                V(f, "/tests/guest~1write_bw_64KiB/paired_ratio_median")])
+
+
+def chakra_load_met(docs):
+    """chakra_load.sh's targets: the whole load's speed (else the reading's), the bytes held per
+    node and the peak RSS per node."""
+    c = docs[0]["chakra"]
+    speed = ("whole load yes" if c["nodes_per_cpu_second"] >= 2e6 else
+             "reading yes" if c["read_nodes_per_cpu_second"] >= 2e6 else "speed no")
+    memory = ("memory no" if c["model_bytes_per_node"] > 128 else
+              "memory yes, peak RSS too" if c["peak_rss_bytes_per_node"] <= 128 else "memory yes")
+    return f"{speed}; {memory}"
 
 
 # (name, README template, values). Each template must occur in README.md once filled.
@@ -557,10 +568,7 @@ FIGURES = [
 
     ("Benchmarks: dlc-trace reading a Chakra job, met",
      "| 2 M/s, <= 128 B per node | {} |",
-     [V(CL, "", lambda docs: ("reading yes" if docs[0]["chakra"]["read_nodes_per_cpu_second"]
-                              >= 2e6 else "reading no")
-        + ("; memory yes" if docs[0]["chakra"]["model_bytes_per_node"] <= 128
-           else "; memory no"), fmt=str)]),
+     [V(CL, "", chakra_load_met, fmt=str)]),
 
     # ---- Benchmarks: replay scheduling error -----------------------------------------------
     ("Benchmarks: replay scheduling error p99",

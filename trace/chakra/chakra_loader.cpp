@@ -31,6 +31,7 @@ LoadResult load_job(std::span<const std::string> inputs, size_t keep_per_problem
   }
   res.read_cpu_s = thread_cpu_s() - t0;
   if (!files.empty()) res.job.world = files.back().rank + 1;
+  GraphCheck check_graph;
   for (const Rank& r : res.job.ranks) check_graph(r, diag);
   resolve_groups(res.job, comm_groups, diag);
   check_messages(res.job, diag);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "trace/chakra/chakra_groups.hpp"
+#include "trace/chakra/chakra_mapped_file.hpp"
 #include "trace/chakra/chakra_node_decode.hpp"
 #include "trace/chakra/chakra_stream.hpp"
 #include "trace/chakra/et_def.pb.h"
@@ -29,6 +30,14 @@ bool parse(google::protobuf::MessageLite& m, std::string_view bytes) {
 
 bool read_rank(std::string_view bytes, std::string_view file, int32_t rank, Rank& out,
                Diagnostics& diag) {
+  return read_rank(bytes, file, rank, out, diag, nullptr);
+}
+
+bool read_rank(std::string_view bytes, std::string_view file, int32_t rank, Rank& out,
+               Diagnostics& diag, MappedFile* mapped) {
+  const auto passed = [mapped](size_t offset) {
+    if (mapped != nullptr) mapped->passed(offset);
+  };
   out.rank = rank;
   out.file = std::string(file);
   DelimitedStream stream(bytes);
@@ -58,12 +67,16 @@ bool read_rank(std::string_view bytes, std::string_view file, int32_t rank, Rank
     DelimitedStream count(bytes);
     std::string ignored;
     size_t frames = 0;
-    while (count.next(msg, ignored) == DelimitedStream::Next::kMessage) ++frames;
+    while (count.next(msg, ignored) == DelimitedStream::Next::kMessage) {
+      ++frames;
+      passed(count.frame_offset());
+    }
     out.nodes.reserve(frames > 0 ? frames - 1 : 0);
   }
   bool ok = true;
   pb::Node node;
   for (uint32_t index = 0;; ++index) {
+    passed(stream.frame_offset());
     const DelimitedStream::Next next = stream.next(msg, error);
     if (next == DelimitedStream::Next::kEnd) break;
     if (next == DelimitedStream::Next::kError) {
@@ -92,13 +105,20 @@ bool read_rank(std::string_view bytes, std::string_view file, int32_t rank, Rank
   return ok;
 }
 
-bool read_rank_file(const std::string& path, int32_t rank, Rank& out, Diagnostics& diag) {
+bool read_rank_file(const std::string& path, int32_t rank, Rank& out, Diagnostics& diag,
+                    size_t window) {
+  MappedFile mapped;
+  std::string error;
+  if (mapped.open(path, error, window)) {
+    return read_rank(mapped.bytes(), path, rank, out, diag, &mapped);
+  }
   const std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) {
     add(diag, Problem::kIo, path, std::string("cannot open: ") + std::strerror(errno));
     return false;
   }
-  // Read in blocks: the content's size is what the file holds, whatever any length says.
+  // Not a file that maps (a pipe...): read in blocks. The content's size is what the file holds,
+  // whatever any length says.
   std::string bytes;
   char block[1 << 16];
   size_t n = 0;
