@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "tests/trace/chakra_test_util.hpp"
@@ -163,6 +164,29 @@ TEST(ChakraMappedFile, TruncatedFileSameError) {
   EXPECT_FALSE(read_rank_file(dir / "job.0.et", 0, b, from_file, 4096));
   EXPECT_EQ(messages(from_file), messages(from_bytes));
   EXPECT_THAT(messages(from_file), ElementsAre(HasSubstr("node #150 at byte offset")));
+}
+
+// A file cut short by another process while it is mapped: the pages past its new end read as
+// zeros instead of ending the process with SIGBUS, and the map says it shrank.
+TEST(ChakraMappedFile, FileShrunkWhileMappedIsNoCrash) {
+  std::vector<pb::Node> nodes;
+  for (uint64_t i = 1; i <= 2000; ++i) nodes.push_back(test::comp(i, 1, {}));
+  const std::string bytes = test::et_bytes(nodes);
+  ASSERT_GT(bytes.size(), 3u * 4096);
+  const trace::test::TempDir dir;
+  std::ofstream(dir / "job.0.et", std::ios::binary) << bytes;
+  MappedFile mapped;
+  std::string error;
+  ASSERT_TRUE(mapped.open(dir / "job.0.et", error, 4096)) << error;
+  std::filesystem::resize_file(dir / "job.0.et", 100);
+  Rank r;
+  Diagnostics diag;
+  read_rank(mapped.bytes(), "job.0.et", 0, r, diag, &mapped);
+  EXPECT_TRUE(mapped.shrank());
+  MappedFile whole;
+  ASSERT_TRUE(whole.open(dir / "job.0.et", error, 4096)) << error;
+  EXPECT_EQ(whole.bytes().size(), 100u);
+  EXPECT_FALSE(whole.shrank());
 }
 
 }  // namespace

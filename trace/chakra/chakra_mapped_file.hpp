@@ -1,6 +1,8 @@
 // A file read through a read-only memory map, its pages given back behind the reader: a reader
 // that walks the bytes front to back (twice, if it likes) holds at most a window of the file in
-// memory, not the whole file.
+// memory, not the whole file. A file that another process shrinks while it is mapped does not
+// end the process (SIGBUS on the pages past its new end): a SIGBUS handler puts zero pages there
+// and shrank() says so, for the reader to report the file as changed while it was read.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +33,9 @@ class MappedFile {
   }
   // How many times pages were given back (for tests).
   size_t give_backs() const noexcept { return give_backs_; }
+  // Whether a page of the map was past the file's end when touched: the file shrank while it
+  // was mapped, and those bytes read as zeros.
+  bool shrank() const noexcept;
 
  private:
   void give_back(size_t offset) noexcept;
@@ -40,6 +45,7 @@ class MappedFile {
   size_t window_ = kDefaultWindow;
   size_t given_back_ = 0;  // the pages before this offset are given back (page-aligned)
   size_t give_backs_ = 0;
+  int slot_ = -1;  // in the SIGBUS handler's table of maps
 };
 
 }  // namespace dlcnet::trace::chakra

@@ -110,7 +110,12 @@ bool read_rank_file(const std::string& path, int32_t rank, Rank& out, Diagnostic
   MappedFile mapped;
   std::string error;
   if (mapped.open(path, error, window)) {
-    return read_rank(mapped.bytes(), path, rank, out, diag, &mapped);
+    const bool ok = read_rank(mapped.bytes(), path, rank, out, diag, &mapped);
+    if (!mapped.shrank()) return ok;
+    add(diag, Problem::kIo, path,
+        "the file shrank while it was read (another process truncated or rewrote it): read it "
+        "again once it is complete");
+    return false;
   }
   const std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) {
