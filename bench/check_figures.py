@@ -273,8 +273,8 @@ UCX_ALL = [UR, U5, U3]
 R8 = "2026-11-27-ring-8-runner.json"  # the host's fabrics
 R9 = "2026-11-27-ring-9-cubic-star.json"  # the star, cubic
 FAN = "2026-11-27-fanin-cubic.json"
-FAIR, FIFO = ("2026-11-27-compare-accuracy-ns3-fair-iw.json",
-              "2026-11-27-compare-accuracy-ns3-fifo.json")
+FAIR, FIFO = ("2026-11-28-compare-accuracy-steady-fair-iw.json",
+              "2026-11-28-compare-accuracy-steady-fifo.json")
 JOB = "2026-11-28-compare-accuracy-jobs-star.json"  # replayed jobs, predict-job --run
 MS = "2026-11-27-model-speed.json"
 SS = "2026-11-27-setup-scale.json"
@@ -481,9 +481,11 @@ FIGURES = [
       V(FIFO, "/table/*/ns3_abs_error_p50", "max", ".1f", scale=100,
         where=lambda h: h["pattern"] == "fanin")]),
     ("Benchmarks: the model against the star, met",
-     "BCT on FIFO ports yes, on fair ports no (up to {} %: the model predicts the bursts fast); "
-     "per message yes on fair ports, on FIFO ports only at {} (docs/compare.md)",
+     "BCT yes (fair ports within {} %, FIFO ports {} %); per message yes on fair ports, on FIFO "
+     "ports only at {} (docs/compare.md)",
      [V(FAIR, "/table/*/bct_error_median", abs_max_pct, ".1f",
+        where=lambda h: h["pattern"] == "fanin"),
+      V(FIFO, "/table/*/bct_error_median", abs_max_pct, ".1f",
         where=lambda h: h["pattern"] == "fanin"),
       V(FIFO, "/table", fmt=fifo_per_message_met)]),
     ("Benchmarks: replayed jobs on the star",

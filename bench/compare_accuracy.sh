@@ -25,7 +25,7 @@ usage() {
 usage: bench/compare_accuracy.sh OUT.json [--workers "1 2 4 8 16"] [--ranks "2 3 4"]
                                  [--rate 100mbit] [--fair | --fair-flows] [--initcwnd N]
                                  [--job-workers 2] [--lenet] [--build DIR]
-                                 [--png OUT.png]
+                                 [--png OUT.png] [--keep DIR]
 Needs root (network namespaces). Writes every case's comparison and the table to OUT.json and
 a plot to --png. --fair: the star's shaped ports share their rate between the senders (deficit
 round robin, scripts/netns-star.sh --fair) instead of one FIFO, --fair-flows between TCP flows
@@ -33,11 +33,12 @@ round robin, scripts/netns-star.sh --fair) instead of one FIFO, --fair-flows bet
 starts with N segments in flight and large socket buffers, so a burst is on the wire at once
 as from an RDMA NIC (netns-star.sh --initcwnd); --job-workers W: the replayed job's workers (0:
 no job); --lenet: the LeNet example job too (examples/lenet5-2w1s); --workers "" and --ranks "":
-no fan-in, no ring (--workers "" --ranks "": the jobs only).
+no fan-in, no ring (--workers "" --ranks "": the jobs only); --keep DIR: keep every case's
+files (calibration, flow.txt and map, fct.txt, run JSON) in DIR.
 EOF2
 }
 out=""; workers="1 2 4 8 16"; ranks="2 3 4"; rate=100mbit; build="$repo/build"; png=""
-star_opts=(); ports=fifo; initcwnd=""; job_workers=2; lenet=0
+star_opts=(); ports=fifo; initcwnd=""; job_workers=2; lenet=0; keep=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --workers) workers="$2"; shift 2 ;;
@@ -50,6 +51,7 @@ while [ $# -gt 0 ]; do
     --lenet) lenet=1; shift ;;
     --build) build="$2"; shift 2 ;;
     --png) png="$2"; shift 2 ;;
+    --keep) keep="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "compare_accuracy.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     *) out="$1"; shift ;;
@@ -67,7 +69,11 @@ STAR="$repo/scripts/netns-star.sh"
 RUN="$repo/scripts/star-run.sh"
 prefix="acc$$"
 work="$(mktemp -d /tmp/dlcnet-accuracy.XXXXXX)"
-cleanup() { bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1 || true; rm -rf "$work"; }
+cleanup() {
+  bash "$STAR" down --prefix "$prefix" >/dev/null 2>&1 || true
+  [ -z "$keep" ] || { mkdir -p "$keep" && cp -a "$work/." "$keep/"; }
+  rm -rf "$work"
+}
 trap cleanup EXIT
 ucx=(--transport ucx --ucx-tls tcp,self --timeout 60)
 # UCX's rendezvous over tcp halves a large message's rate (docs/ring.md): eager only, as

@@ -63,6 +63,14 @@ BandwidthSummary summarize_bandwidth(std::span<const int64_t> post_ns,
     b.average_bps = static_cast<double>(b.bytes) / b.seconds;
     b.message_rate = static_cast<double>(n) / b.seconds;
   }
+  // Unsignaled messages share the completion time of the one that retires them: count from
+  // the instant message n/2 completed every message completed after it.
+  const int64_t half = complete_ns[(n - 1) / 2];
+  const auto after =
+      std::count_if(complete_ns.begin(), complete_ns.end(), [half](int64_t t) { return t > half; });
+  b.steady_bps = last > half ? static_cast<double>(static_cast<uint64_t>(after) * message_bytes) /
+                                   (static_cast<double>(last - half) * 1e-9)
+                             : b.average_bps;
   window = std::clamp<size_t>(window, 1, n);
   double best = 0;
   for (size_t i = 0; i + window <= n; ++i) {

@@ -29,15 +29,20 @@ LatencySummary summarize_latency(std::span<const double> samples);
 struct BandwidthSummary {
   uint64_t messages = 0;
   uint64_t bytes = 0;
-  double seconds = 0;       // first post to last completion
-  double average_bps = 0;   // bytes per second over the whole run
-  double peak_bps = 0;      // best window of `window` consecutive completions
+  double seconds = 0;      // first post to last completion
+  double average_bps = 0;  // bytes per second over the whole run
+  double peak_bps = 0;     // best window of `window` consecutive completions
+  // The run's second half: the bytes completed after message n/2's completion, over the time
+  // from it to the last completion. Once the sender's buffers are full its completions advance
+  // at the path's rate; the average also counts what the buffers took ahead at the start.
+  double steady_bps = 0;
   double message_rate = 0;  // messages per second over the whole run
 };
 
 // post_ns[i] and complete_ns[i] are message i's post and completion times (ns, one clock).
 // The peak is the best rate over any `window` consecutive messages (first post in the window
-// to last completion in it); window is clamped to [1, n].
+// to last completion in it); window is clamped to [1, n]. The steady rate is the average when
+// the second half has no span (one message, or every completion at one instant).
 BandwidthSummary summarize_bandwidth(std::span<const int64_t> post_ns,
                                      std::span<const int64_t> complete_ns, uint64_t message_bytes,
                                      size_t window);

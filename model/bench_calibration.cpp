@@ -50,8 +50,13 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
         latency[static_cast<uint64_t>(bytes)] =
             positive(key(results[i], "latency_s", where), "min", where + ".latency_s");
       } else {
-        rate = std::max(rate, positive(key(results[i], "bandwidth", where), "average_bytes_per_s",
-                                       where + ".bandwidth"));
+        // The steady rate when the report has it: the average also counts the bytes the
+        // sender's buffers took ahead of the wire at the start (socket buffers over UCX tcp).
+        const nlohmann::json& bw = key(results[i], "bandwidth", where);
+        const char* name = bw.is_object() && bw.contains("steady_bytes_per_s")
+                               ? "steady_bytes_per_s"
+                               : "average_bytes_per_s";
+        rate = std::max(rate, positive(bw, name, where + ".bandwidth"));
       }
     }
   }

@@ -3,8 +3,9 @@
 // per size), docs/model.md "Calibration from dlc-bench":
 //   base_latency_s  the lat run's fastest one-way time (min) at its smallest size: the idle
 //                   network, without the scheduling noise a loaded host adds to the median;
-//   link_rate_Bps   the best average rate of the bw run's sizes (payload per second, so the
-//                   packet header is 0: the rate already is goodput);
+//   link_rate_Bps   the best steady rate of the bw run's sizes (its second half's; the
+//                   average in a report without it), payload per second, so the packet
+//                   header is 0: the rate already is goodput;
 //   overhead_by_size  per lat size s: max(0, min(s) - base latency - s / rate), what a message
 //                   of s bytes costs beyond latency and serialisation.
 #pragma once

@@ -109,6 +109,7 @@ nlohmann::json bench_json(const BenchResult& r, BwUnit unit, const std::string& 
       const BandwidthSummary& b = s.bandwidth;
       j["bandwidth"] = {{"average_bytes_per_s", b.average_bps},
                         {"peak_bytes_per_s", b.peak_bps},
+                        {"steady_bytes_per_s", b.steady_bps},
                         {"message_rate_per_s", b.message_rate},
                         {"seconds", b.seconds},
                         {"bytes_total", b.bytes},

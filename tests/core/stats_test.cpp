@@ -60,6 +60,26 @@ TEST(Stats, BandwidthAverageAndPeak) {
   EXPECT_DOUBLE_EQ(b.peak_bps, 2000 / 2e-6);
 }
 
+TEST(Stats, BandwidthSteadyIsTheSecondHalfsRate) {
+  // A sender whose buffers take 4 messages at once, then completes one per 10 us as the path
+  // drains: the average counts the buffered start, the steady rate is the path's.
+  std::vector<int64_t> post(12, 0), done;
+  for (int i = 0; i < 4; ++i) done.push_back(1000);
+  for (int i = 1; i <= 8; ++i) done.push_back(1000 + i * 10000);
+  BandwidthSummary b = summarize_bandwidth(post, done, 1000, 2);
+  EXPECT_DOUBLE_EQ(b.steady_bps, 1000 / 10e-6);
+  EXPECT_DOUBLE_EQ(b.average_bps, 12000 / 81e-6);
+  // Unsignaled messages complete with the one that retires them (blocks of 4 here): the
+  // messages completed at the half's instant are not counted after it.
+  std::vector<int64_t> blocks{10, 10, 10, 10, 20, 20, 20, 20, 30, 30, 30, 30};
+  for (int64_t& t : blocks) t *= 1000;
+  EXPECT_DOUBLE_EQ(summarize_bandwidth(post, blocks, 1000, 2).steady_bps, 4000 / 10e-6);
+  // No span after the half: the average.
+  std::vector<int64_t> one{5000};
+  const BandwidthSummary single = summarize_bandwidth(std::vector<int64_t>{0}, one, 1000, 1);
+  EXPECT_DOUBLE_EQ(single.steady_bps, single.average_bps);
+}
+
 TEST(Median, MiddleOrMeanOfTheTwoMiddleOnes) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);

@@ -155,6 +155,14 @@ def check_run(name, jpath, cpath):
             need("bw: peak = best window of tx_depth messages",
                  cmp_rel(bw["peak_bytes_per_s"], max(best, avg)),
                  f"{size} B: JSON {bw['peak_bytes_per_s']!r}, records {float(max(best, avg))!r}")
+            # The second half: bytes completed after message n/2's completion, over the time
+            # from it to the last completion (the average when that time is 0).
+            half, last = done[(n - 1) // 2], max(done)
+            after = sum(int(r["bytes"]) for r, c in zip(g, done) if c > half)
+            steady = F(after * 10**9, last - half) if last > half else avg
+            need("bw: steady_bytes_per_s = the second half's bytes over its time",
+                 cmp_rel(bw["steady_bytes_per_s"], steady),
+                 f"{size} B: JSON {bw['steady_bytes_per_s']!r}, records {float(steady)!r}")
     for what, fails in bad.items():
         if fails:
             print(f"FAIL: {name}: {what}: {len(fails)} size(s), e.g. {fails[:2]}")

@@ -68,5 +68,21 @@ TEST(ModelBenchCalibration, ErrorsNameTheFileAndKey) {
   }
 }
 
+TEST(ModelBenchCalibration, SteadyRateOverAverage) {
+  // A stream whose sender's buffers ran ahead of the wire at the start: its average is above
+  // the rate its second half ran at, which is the path's.
+  const nlohmann::json bw = nlohmann::json::parse(R"({"test": {"kind": "bw"}, "results": [
+    {"bytes": 65536, "bandwidth": {"average_bytes_per_s": 12.6e6, "steady_bytes_per_s": 11.9e6}},
+    {"bytes": 1048576, "bandwidth": {"average_bytes_per_s": 12.8e6,
+                                     "steady_bytes_per_s": 11.95e6}}]})");
+  const Calibration c = calibration_from_bench({{"lat.json", &kLat}, {"bw.json", &bw}});
+  EXPECT_DOUBLE_EQ(c.link_rate_Bps, 11.95e6);
+  const nlohmann::json bad = nlohmann::json::parse(R"({"test": {"kind": "bw"}, "results": [
+    {"bytes": 65536, "bandwidth": {"average_bytes_per_s": 12.6e6, "steady_bytes_per_s": 0}}]})");
+  EXPECT_NE(error_of({{"lat.json", &kLat}, {"s.json", &bad}})
+                .find("s.json: results[0].bandwidth: \"steady_bytes_per_s\" = 0"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlcnet::model
