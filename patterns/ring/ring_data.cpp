@@ -28,4 +28,15 @@ __attribute__((target_clones("avx2", "default"))) void add(float* __restrict out
   for (; i < n; ++i) out[i] = a[i] + b[i];
 }
 
+__attribute__((target_clones("avx2", "default"))) void accumulate(float* __restrict acc,
+                                                                  const float* __restrict a,
+                                                                  uint64_t n) noexcept {
+  constexpr uint64_t kBlock = 16;
+  uint64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock) {
+    for (uint64_t k = 0; k < kBlock; ++k) acc[i + k] += a[i + k];
+  }
+  for (; i < n; ++i) acc[i] += a[i];
+}
+
 }  // namespace dlcnet::ring

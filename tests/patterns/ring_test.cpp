@@ -78,8 +78,13 @@ std::vector<uint64_t> simulate(const std::string& c, uint64_t bytes, int n, uint
       std::copy(msg.begin(), msg.end(),
                 me.buf(s.recv.buf).begin() + static_cast<ptrdiff_t>(s.recv.off));
       if (s.reduce) {
+        // The received piece (a staging slot, or the output itself: a sum made in place).
+        const std::vector<float>& got = me.buf(s.recv.buf);
+        if (s.recv.buf == Buf::out) {
+          EXPECT_EQ(s.recv.off, s.reduce_off);  // the engine's rule for a sum in place
+        }
         for (uint64_t k = 0; k < s.recv.count; ++k) {
-          me.out[s.reduce_off + k] = me.in[s.reduce_off + k] + me.stage[s.recv.off + k];
+          me.out[s.reduce_off + k] = me.in[s.reduce_off + k] + got[s.recv.off + k];
         }
       }
     }
@@ -169,19 +174,21 @@ TEST(RingPlan, RootedCollectivesFromEveryRoot) {
   EXPECT_TRUE(mid.steps[1].reduce);
   EXPECT_EQ(mid.steps[2].to, 1);
   EXPECT_EQ(mid.steps[2].send.buf, Buf::out);
-  EXPECT_EQ(mid.steps[2].remote.buf, Buf::stage);
+  EXPECT_EQ(mid.steps[2].remote.buf, Buf::out);  // received into the output, summed there
   EXPECT_EQ(root.steps[2].from, 0);
+  EXPECT_EQ(root.steps[2].recv.buf, Buf::out);
   EXPECT_EQ(root.steps[2].recv.count, 1000u);
   EXPECT_LT(root.steps[0].from + root.steps[1].from + root.steps[2].to, -2);
-  // Rank 0 is the head at 2 ranks from root 1 and receives nothing: the staging is sized by
-  // the root's plan, which does.
+  // Rank 0 is the head at 2 ranks from root 1 and receives nothing: the buffers are sized by
+  // the root's plan, which does; a sum in place needs no staging.
   RingSpec spec;
   spec.collective = "reduce";
   spec.root = 1;
   spec.sizes = {4096};
   const RegionMap m = region_map(spec, 2);
-  EXPECT_GE(m.stage[1], m.stage[0] + 4096);
-  EXPECT_GE(m.notify_send, m.stage[1] + 4096);
+  EXPECT_GE(m.out[1], m.out[0] + 4096);
+  EXPECT_GE(m.stage[0], m.out[1] + 4096);
+  EXPECT_EQ(m.notify_send, m.stage[0]);
 }
 
 // The dissemination barrier: ceil(log2 N) rounds, rank r to r+2^k, from r-2^k; a token of
@@ -272,8 +279,9 @@ TEST(RingMemory, AllreduceUsesOneBufferSet) {
   EXPECT_FALSE(collective("alltoall").one_buffer_set);
 }
 
-// The reduction's sum, vectorised in blocks: every element of every count and alignment (the
-// blocks, the rest, both), and nothing beyond the count written.
+// The reduction's sums (into a third buffer, and in place), vectorised in blocks: every element
+// of every count and alignment (the blocks, the rest, both), and nothing beyond the count
+// written.
 TEST(RingData, AddSumsEveryElementAndNothingElse) {
   std::vector<float> a(100), b(100), out(100);
   for (size_t i = 0; i < a.size(); ++i) {
@@ -287,6 +295,13 @@ TEST(RingData, AddSumsEveryElementAndNothingElse) {
       for (uint64_t i = 0; i < out.size(); ++i) {
         const float want = i >= off && i < off + n ? a[i] + b[i] : -1.0f;
         ASSERT_EQ(out[i], want) << "offset " << off << ", count " << n << ", element " << i;
+      }
+      std::vector<float> acc = b;
+      accumulate(acc.data() + off, a.data() + off, n);
+      for (uint64_t i = 0; i < acc.size(); ++i) {
+        const float want = i >= off && i < off + n ? a[i] + b[i] : b[i];
+        ASSERT_EQ(acc[i], want) << "accumulate: offset " << off << ", count " << n << ", element "
+                                << i;
       }
     }
   }
