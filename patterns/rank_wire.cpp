@@ -21,10 +21,10 @@ RankWire::RankWire(Transport& t, Bootstrap& boot, Idle idle, std::chrono::millis
     : t_(t), boot_(boot), idle_(idle), limit_(limit), on_(std::move(on)) {}
 
 void RankWire::poll_once() {
-  std::array<Completion, 32> c;
+  std::array<Completion, 32>& c = polled_;
   const int n = t_.poll(c);
-  const int64_t now = now_ns();
   if (n < 0) throw Error("transport: " + t_.last_error());
+  const int64_t now = n > 0 ? now_ns() : 0;  // the time the completions were seen
   for (int i = 0; i < n; ++i) {
     if (!c[i].ok) {
       throw Error(std::string(to_string(c[i].op)) + " with rank " + std::to_string(c[i].peer) +
