@@ -272,6 +272,9 @@ UR = "2026-11-27-ucx-3.json"  # the runner's code
 UCX_ALL = [UR, U5, U3]
 R8 = "2026-11-27-ring-8-runner.json"  # the host's fabrics
 R9 = "2026-11-27-ring-9-cubic-star.json"  # the star, cubic
+COLL = ["2026-11-28-coll-%s-3.json" % c for c in ("broadcast", "reduce", "gather", "scatter")]
+COLL_STAR = ["2026-11-28-coll-%s-star.json" % c
+             for c in ("broadcast", "reduce", "gather", "scatter")]
 FAN = "2026-11-27-fanin-cubic.json"
 FAIR, FIFO = ("2026-11-28-compare-accuracy-steady-fair-iw.json",
               "2026-11-28-compare-accuracy-steady-fifo.json")
@@ -347,6 +350,23 @@ FIGURES = [
       V(RF64, "/median_over_runs/p99_s", fmt=".0f", scale=1e6),
       V(RF_ALL, "/machine_floor/*/lateness_p99_s", "min", ".0f", scale=1e6),
       V(RF_ALL, "/machine_floor/*/lateness_p99_s", "max", ".0f", scale=1e6)]),
+    ("Status: the rooted collectives against Open MPI",
+     "7 rounds on a host shared with other work): {} to {}x (paired medians per size from 1 MiB), "
+     "{} of {} cases at 1.0 or more",
+     [V(COLL, "/sections/*/ranks/*/sizes/*/paired_ratio_median", "min", ".2f",
+        where=host_from_1mib),
+      V(COLL, "/sections/*/ranks/*/sizes/*/paired_ratio_median", "max", ".2f",
+        where=host_from_1mib),
+      V(COLL, "/sections/*/ranks/*/sizes/*/paired_ratio_median",
+        lambda v: sum(x >= 1.0 for x in v), "d", where=host_from_1mib),
+      V(COLL, "/sections/*/ranks/*/sizes/*/paired_ratio_median", len, "d",
+        where=host_from_1mib)]),
+    ("Status: the rooted collectives against Open MPI on the star",
+     "and on the rate-limited star {} to {}x, {} of {};",
+     [V(COLL_STAR, STAR + "paired_ratio_median", "min", ".2f"),
+      V(COLL_STAR, STAR + "paired_ratio_median", "max", ".2f"),
+      V(COLL_STAR, STAR + "paired_ratio_median", lambda v: sum(x >= 1.0 for x in v), "d"),
+      V(COLL_STAR, STAR + "paired_ratio_median", len, "d")]),
     ("Status: ring against Open MPI and the port rate",
      "every size from 1 MiB: {} to {} of the port rate on a rate-limited star (its TCP "
      "ceiling; cubic) and {} to {}x Open MPI; {} to {}x "

@@ -105,12 +105,57 @@ void bind_list(hwloc_topology_t t, const CpuRequest& r, unsigned slot, CpuBindin
   b.reason = "CPU " + std::to_string(cpu) + " of the list (rank slot " + std::to_string(slot) + ")";
 }
 
-void bind_auto(hwloc_topology_t t, const std::string& device, unsigned slot, CpuBinding& b) {
+// The cores of `cpus` (CPUs where the topology has no cores) and how many there are.
+struct Units {
+  hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+  int count = 0;
+  const char* name() const noexcept { return type == HWLOC_OBJ_CORE ? "core" : "CPU"; }
+};
+Units units_in(hwloc_topology_t t, hwloc_const_cpuset_t cpus) {
+  Units u;
+  u.count = hwloc_get_nbobjs_inside_cpuset_by_type(t, cpus, u.type);
+  if (u.count <= 0) {
+    u.type = HWLOC_OBJ_PU;
+    u.count = hwloc_get_nbobjs_inside_cpuset_by_type(t, cpus, u.type);
+  }
+  return u;
+}
+
+// Binds the thread to unit slot % count of `cpus` (count > 0); its index.
+unsigned bind_unit(hwloc_topology_t t, hwloc_const_cpuset_t cpus, const Units& u, unsigned slot,
+                   CpuBinding& b) {
+  const unsigned index = slot % static_cast<unsigned>(u.count);
+  hwloc_obj_t unit = hwloc_get_obj_inside_cpuset_by_type(t, cpus, u.type, index);
+  set_thread_cpus(t, unit->cpuset, b);
+  return index;
+}
+
+// No device to place by: a core of its own per rank of the host where they fit (as mpirun binds
+// its ranks to cores), else not bound.
+void bind_without_device(hwloc_topology_t t, unsigned slot, unsigned host_ranks, CpuBinding& b) {
+  const std::string none = "no RDMA device to place by (UCX picks its devices per lane)";
+  hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t);
+  const Units u = units_in(t, allowed);
+  if (host_ranks == 0 || u.count <= 0 || host_ranks > static_cast<unsigned>(u.count)) {
+    b.reason = none + ": the topology says nothing about where the traffic goes" +
+               (host_ranks > 0 && u.count > 0
+                    ? ", and the " + std::to_string(host_ranks) + " ranks of this host outnumber " +
+                          "the " + std::to_string(u.count) + " " + u.name() + "s it may use"
+                    : std::string()) +
+               "; not bound";
+    return;
+  }
+  const unsigned index = bind_unit(t, allowed, u, slot, b);
+  b.reason = std::string(u.name()) + " " + std::to_string(index) + " of the " +
+             std::to_string(u.count) + " this process may use, one per rank of this host (" +
+             std::to_string(host_ranks) + "), as mpirun binds its ranks; " + none;
+}
+
+void bind_auto(hwloc_topology_t t, const std::string& device, unsigned slot, unsigned host_ranks,
+               CpuBinding& b) {
   b.device = device;
   if (device.empty()) {
-    b.reason =
-        "no RDMA device to place by (UCX picks its devices per lane): the topology says "
-        "nothing about where the traffic goes; not bound";
+    bind_without_device(t, slot, host_ranks, b);
     return;
   }
   hwloc_obj_t osdev = osdev_named(t, device);
@@ -137,22 +182,15 @@ void bind_auto(hwloc_topology_t t, const std::string& device, unsigned slot, Cpu
   b.numa_node = hwloc_bitmap_first(near->nodeset);
   hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(t, static_cast<unsigned>(b.numa_node));
   hwloc_const_cpuset_t cpus = node ? node->cpuset : near->cpuset;
-  hwloc_obj_type_t unit = HWLOC_OBJ_CORE;
-  int n = hwloc_get_nbobjs_inside_cpuset_by_type(t, cpus, unit);
-  if (n <= 0) {
-    unit = HWLOC_OBJ_PU;
-    n = hwloc_get_nbobjs_inside_cpuset_by_type(t, cpus, unit);
-  }
-  if (n <= 0) {
+  const Units u = units_in(t, cpus);
+  if (u.count <= 0) {
     b.reason = "NUMA node " + std::to_string(b.numa_node) + " of " + named +
                " has no CPU this process may run on; not bound";
     return;
   }
-  const unsigned index = slot % static_cast<unsigned>(n);
-  hwloc_obj_t core = hwloc_get_obj_inside_cpuset_by_type(t, cpus, unit, index);
-  set_thread_cpus(t, core->cpuset, b);
-  b.reason = std::string(unit == HWLOC_OBJ_CORE ? "core " : "CPU ") + std::to_string(index) +
-             " of " + std::to_string(n) + " on NUMA node " + std::to_string(b.numa_node) +
+  const unsigned index = bind_unit(t, cpus, u, slot, b);
+  b.reason = std::string(u.name()) + " " + std::to_string(index) + " of " +
+             std::to_string(u.count) + " on NUMA node " + std::to_string(b.numa_node) +
              ", the node of " + named + (b.locality.empty() ? "" : " at " + b.locality);
   if (hwloc_set_membind(t, near->nodeset, HWLOC_MEMBIND_BIND,
                         HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET) == 0) {
@@ -164,7 +202,8 @@ void bind_auto(hwloc_topology_t t, const std::string& device, unsigned slot, Cpu
 
 }  // namespace
 
-CpuBinding bind_this_thread(const CpuRequest& request, const std::string& device, unsigned slot) {
+CpuBinding bind_this_thread(const CpuRequest& request, const std::string& device, unsigned slot,
+                            unsigned host_ranks) {
   CpuBinding b;
   b.requested = request.text.empty() ? "auto" : request.text;
   if (request.mode == CpuRequest::Mode::none) {
@@ -174,7 +213,7 @@ CpuBinding bind_this_thread(const CpuRequest& request, const std::string& device
     if (request.mode == CpuRequest::Mode::list) {
       bind_list(t.get(), request, slot, b);
     } else {
-      bind_auto(t.get(), device, slot, b);
+      bind_auto(t.get(), device, slot, host_ranks, b);
     }
   }
   b.affinity = thread_affinity();

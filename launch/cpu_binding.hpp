@@ -30,11 +30,14 @@ struct CpuBinding {
 // - none: leaves it as it is.
 // - auto: a core of the NUMA node nearest `device` (an RDMA device; for Soft-RoCE the PCI device
 //   of the interface under it); `slot` (the rank's index among those sharing the host) picks the
-//   core, so ranks of one host do not share one. Its memory policy prefers that node. Where the
-//   topology says nothing (no device, or one without a PCI device behind it) it does not bind
-//   and says why.
+//   core, so ranks of one host do not share one. Its memory policy prefers that node. Without a
+//   device (UCX), where the `host_ranks` ranks of this host fit its cores, core `slot` (as
+//   mpirun binds its ranks to cores; 0 ranks: unknown, not bound). Where the topology says
+//   nothing (no device and more ranks than cores, or a device without a PCI device behind it)
+//   it does not bind and says why.
 // - list: the slot-th CPU of the list (modulo its length), as ucx_perftest's -c gives a thread
 //   one CPU; throws Error when the list names a CPU this process may not run on.
-CpuBinding bind_this_thread(const CpuRequest& request, const std::string& device, unsigned slot);
+CpuBinding bind_this_thread(const CpuRequest& request, const std::string& device, unsigned slot,
+                            unsigned host_ranks = 0);
 
 }  // namespace dlcnet

@@ -178,13 +178,6 @@ void Job::connect(Transport& t, std::span<const int> peers) {
   phase_done("connect", t0);
 }
 
-int Job::ranks_on_this_host() const noexcept {
-  const auto& me = hosts_[static_cast<size_t>(cfg_.rank)];
-  return static_cast<int>(std::count_if(hosts_.begin(), hosts_.end(), [&](const HostIdentity& h) {
-    return h.boot_id == me.boot_id;
-  }));
-}
-
 Idle Job::idle_for(IdlePolicy p, const Transport& t) const {
   if (p == IdlePolicy::spin) return Idle::spin;
   if (p == IdlePolicy::yield) return Idle::yield;

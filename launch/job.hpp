@@ -124,6 +124,8 @@ class Job {
   Bootstrap& bootstrap() noexcept;
   const std::vector<HostIdentity>& hosts() const noexcept { return hosts_; }
   int ranks_on_this_host() const noexcept;
+  // This rank's index among the ranks of its host (those below it there), after join().
+  int slot_on_this_host() const noexcept;
   const ClockRound& clocks_before() const noexcept { return before_; }
   const ClockRound& clocks_after() const noexcept { return after_; }
   // After both rounds: every rank's clock on rank 0's.

@@ -5,8 +5,8 @@
 namespace dlcnet {
 
 CpuBinding bind_rank_thread(const std::string& spec, const TransportChoice& choice, unsigned slot,
-                            const std::string& who, bool quiet) {
-  CpuBinding b = bind_this_thread(parse_cpu_request(spec), choice.device(), slot);
+                            unsigned host_ranks, const std::string& who, bool quiet) {
+  CpuBinding b = bind_this_thread(parse_cpu_request(spec), choice.device(), slot, host_ranks);
   if (!quiet) log_line(who + ": cpu " + b.summary());
   return b;
 }

@@ -9,10 +9,10 @@
 
 namespace dlcnet {
 
-// `spec`: --cpu's text (checked by the option); `slot`: the rank's index among those sharing
-// the host; `who` starts the stderr line ("dlc-replay: rank 2"), none when `quiet`. Throws
-// Error for a list naming a CPU this process may not use.
+// `spec`: --cpu's text (checked by the option); `slot`: the rank's index among the `host_ranks`
+// sharing the host (0: unknown); `who` starts the stderr line ("dlc-replay: rank 2"), none when
+// `quiet`. Throws Error for a list naming a CPU this process may not use.
 CpuBinding bind_rank_thread(const std::string& spec, const TransportChoice& choice, unsigned slot,
-                            const std::string& who, bool quiet);
+                            unsigned host_ranks, const std::string& who, bool quiet);
 
 }  // namespace dlcnet

@@ -62,6 +62,10 @@ class RankWire {
   Idle idle_;
   std::chrono::milliseconds limit_;
   Handler on_;
+  // The completions of one poll: a member, so a spinning wait does not construct 32 of them
+  // per poll (that and the clock read took three times the transport's own progress). A
+  // handler may post but never poll.
+  std::array<Completion, 32> polled_{};
   uint32_t spins_ = 0;
   int64_t next_check_ = 0;
 };

@@ -90,7 +90,8 @@ int Run::operator()() {
   choice_.emplace(open_transport(o_.transport_kind, topts_));
   Transport& t = *choice_->transport;
   // Before the buffers are allocated: auto also places this thread's new memory.
-  cpu_.emplace(bind_rank_thread(o_.cpu, *choice_, static_cast<unsigned>(me_),
+  cpu_.emplace(bind_rank_thread(o_.cpu, *choice_, static_cast<unsigned>(job_.slot_on_this_host()),
+                                static_cast<unsigned>(job_.ranks_on_this_host()),
                                 tool_ + ": rank " + std::to_string(me_), o_.quiet));
 
   const Agreement a = p_.agreement();

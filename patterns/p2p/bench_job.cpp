@@ -105,7 +105,7 @@ void run_role(const Options& o, int role, uint16_t port, int argc, const char* c
   }
   // Two ranks of one process (--loopback) take two cores; one rank per host takes the first.
   const CpuBinding cpu =
-      bind_rank_thread(o.cpu, choice, o.loopback ? static_cast<unsigned>(role) : 0,
+      bind_rank_thread(o.cpu, choice, o.loopback ? static_cast<unsigned>(role) : 0, 0,
                        initiator ? "dlc-bench (client)" : "dlc-bench (server)", quiet);
   // A job of two ranks on the job layer: the server is rank 0 and coordinates.
   JobConfig jc;

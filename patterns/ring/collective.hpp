@@ -64,7 +64,9 @@ struct Step {
   Piece send;              // what goes to `to`
   Piece remote;            // where `to` puts it (its `recv` of this step): a write's target
   Piece recv;              // where the message from `from` lands
-  bool reduce = false;     // out[recv's chunk] = in[recv's chunk] + recv (a staging slot)
+  // out[recv's chunk] = in[recv's chunk] + recv: a staging slot, or the output itself (recv in
+  // Buf::out at reduce_off: the sum is made in place, out += in, one pass less over memory).
+  bool reduce = false;
   uint64_t reduce_off = 0;
 };
 

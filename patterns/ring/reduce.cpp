@@ -6,8 +6,11 @@
 // carries the size once, so a port-limited fabric allows busbw up to its rate (a reduce-
 // scatter then a gather into the root would carry 2(N-1)/N of the size into the root). Every
 // rank's input is the whole vector; the root's output is its sum (the others' outputs are
-// partial sums, not checked, as nccl-tests checks the root's only). N-1 messages of the whole
-// size per iteration; busbw = algbw (nccl-tests' factor 1).
+// partial sums, not checked, as nccl-tests checks the root's only). A rank receives into its
+// output and adds its input there (out += in, as Open MPI's reduce sums into its receive
+// buffer): a staging buffer summed into the output cost a pass over memory more, the output's
+// lines read before being written. N-1 messages of the whole size per iteration; busbw =
+// algbw (nccl-tests' factor 1).
 // --op send only: the chain's head only sends, so nothing holds it back an iteration.
 #include "patterns/ring/collectives.hpp"
 #include "patterns/ring/ring_data.hpp"
@@ -28,7 +31,7 @@ Plan plan(const Layout& l, int rank) {
     }
     if (k == (s + 2) % n) {  // the next one, the root last
       st.from = (rank - 1 + n) % n;
-      st.recv = Piece{Buf::stage, 0, l.count};
+      st.recv = Piece{Buf::out, 0, l.count};  // summed in place: out += in
       st.reduce = true;
     }
     p.steps.push_back(st);

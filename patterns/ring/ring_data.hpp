@@ -21,5 +21,7 @@ inline float reduced_value(const std::array<float, 32>& sums, uint64_t g, uint32
 
 // out[i] = a[i] + b[i] for i < n.
 void add(float* out, const float* a, const float* b, uint64_t n) noexcept;
+// acc[i] += a[i] for i < n: a sum into the buffer a message was received in.
+void accumulate(float* acc, const float* a, uint64_t n) noexcept;
 
 }  // namespace dlcnet::ring

@@ -195,7 +195,11 @@ void RingEngine::one_run(const SizeSetup& cur, const SizeSetup* then, uint32_t t
       if (s.reduce) {
         const Piece x = segment(s.recv, e, j);
         const uint64_t at = s.reduce_off + (x.off - s.recv.off);
-        add(out + at, in + at, stage + x.off, x.count);
+        if (s.recv.buf == Buf::out) {
+          accumulate(out + at, in + at, x.count);
+        } else {
+          add(out + at, in + at, stage + x.off, x.count);
+        }
       }
       // The same segment of the next step is this one (ring) or independent of it (pairwise).
       if (j < next_segs) send_segment(cur, i + 1, j, times);

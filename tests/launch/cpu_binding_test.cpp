@@ -41,12 +41,13 @@ std::vector<unsigned> allowed_cpus() {
   return out;
 }
 
-CpuBinding bind_on_thread(const std::string& spec, const std::string& device, unsigned slot) {
+CpuBinding bind_on_thread(const std::string& spec, const std::string& device, unsigned slot,
+                          unsigned host_ranks = 0) {
   CpuBinding b;
   std::exception_ptr error;
   std::thread([&] {
     try {
-      b = bind_this_thread(parse_cpu_request(spec), device, slot);
+      b = bind_this_thread(parse_cpu_request(spec), device, slot, host_ranks);
     } catch (...) {
       error = std::current_exception();
     }
@@ -79,6 +80,28 @@ TEST(CpuBinding, AutoWithoutADeviceSaysSoAndDoesNotBind) {
   EXPECT_FALSE(b.bound);
   EXPECT_NE(b.reason.find("not bound"), std::string::npos) << b.reason;
   EXPECT_EQ(b.affinity, allowed_cpus());
+}
+
+// Without a device, ranks that fit the host's cores take one each (as mpirun binds them); more
+// ranks than cores stay where the scheduler puts them. This process's CPUs stand for the cores
+// (a machine with SMT has fewer cores than CPUs: then the last rank count is more than cores).
+TEST(CpuBinding, AutoWithoutADeviceGivesEachRankOfTheHostACore) {
+  const std::vector<unsigned> cpus = allowed_cpus();
+  ASSERT_FALSE(cpus.empty());
+  const CpuBinding last = bind_on_thread("auto", "", 0, 1);
+  EXPECT_TRUE(last.bound) << last.reason;
+  EXPECT_EQ(last.affinity, last.cpus) << "the kernel's view of the thread";
+  EXPECT_NE(last.reason.find("one per rank of this host (1)"), std::string::npos) << last.reason;
+  if (cpus.size() >= 2) {
+    const CpuBinding first = bind_on_thread("auto", "", 1, 2);
+    EXPECT_TRUE(first.bound) << first.reason;
+    EXPECT_NE(first.cpus, last.cpus) << "slots 0 and 1 on one core";
+  }
+  const auto many = static_cast<unsigned>(cpus.size()) + 1;
+  const CpuBinding over = bind_on_thread("auto", "", 0, many);
+  EXPECT_FALSE(over.bound);
+  EXPECT_NE(over.reason.find("ranks of this host outnumber"), std::string::npos) << over.reason;
+  EXPECT_EQ(over.affinity, cpus);
 }
 
 TEST(CpuBinding, AutoWithADeviceTheTopologyDoesNotKnowSaysSo) {

@@ -77,8 +77,13 @@ std::vector<uint64_t> simulate(const std::string& c, uint64_t bytes, int n, uint
       std::copy(msg.begin(), msg.end(),
                 me.buf(s.recv.buf).begin() + static_cast<ptrdiff_t>(s.recv.off));
       if (s.reduce) {
+        // The received piece (a staging slot, or the output itself: a sum made in place).
+        const std::vector<float>& got = me.buf(s.recv.buf);
+        if (s.recv.buf == Buf::out) {
+          EXPECT_EQ(s.recv.off, s.reduce_off);  // the engine's rule for a sum in place
+        }
         for (uint64_t k = 0; k < s.recv.count; ++k) {
-          me.out[s.reduce_off + k] = me.in[s.reduce_off + k] + me.stage[s.recv.off + k];
+          me.out[s.reduce_off + k] = me.in[s.reduce_off + k] + got[s.recv.off + k];
         }
       }
     }
@@ -168,19 +173,21 @@ TEST(RingPlan, RootedCollectivesFromEveryRoot) {
   EXPECT_TRUE(mid.steps[1].reduce);
   EXPECT_EQ(mid.steps[2].to, 1);
   EXPECT_EQ(mid.steps[2].send.buf, Buf::out);
-  EXPECT_EQ(mid.steps[2].remote.buf, Buf::stage);
+  EXPECT_EQ(mid.steps[2].remote.buf, Buf::out);  // received into the output, summed there
   EXPECT_EQ(root.steps[2].from, 0);
+  EXPECT_EQ(root.steps[2].recv.buf, Buf::out);
   EXPECT_EQ(root.steps[2].recv.count, 1000u);
   EXPECT_LT(root.steps[0].from + root.steps[1].from + root.steps[2].to, -2);
-  // Rank 0 is the head at 2 ranks from root 1 and receives nothing: the staging is sized by
-  // the root's plan, which does.
+  // Rank 0 is the head at 2 ranks from root 1 and receives nothing: the buffers are sized by
+  // the root's plan, which does; a sum in place needs no staging.
   RingSpec spec;
   spec.collective = "reduce";
   spec.root = 1;
   spec.sizes = {4096};
   const RegionMap m = region_map(spec, 2);
-  EXPECT_GE(m.stage[1], m.stage[0] + 4096);
-  EXPECT_GE(m.notify_send, m.stage[1] + 4096);
+  EXPECT_GE(m.out[1], m.out[0] + 4096);
+  EXPECT_GE(m.stage[0], m.out[1] + 4096);
+  EXPECT_EQ(m.notify_send, m.stage[0]);
 }
 
 // The dissemination barrier: ceil(log2 N) rounds, rank r to r+2^k, from r-2^k; a token of
