@@ -10,7 +10,8 @@ repo="$(cd "$here/.." && pwd)"
 usage() {
   cat <<'EOF'
 usage: bench/replay_fidelity.sh OUT.json [--runs N] [--job DIR | --chakra-dp RANKS]
-                                [--iterations N] [--ucx-tls TLS] [--build DIR]
+                                [--chakra-bucket BYTES] [--iterations N] [--ucx-tls TLS]
+                                [--build DIR]
                                 [-- EXTRA dlc-replay options]
 
 Replays JOB (default examples/lenet5-2w1s, LeNet-5, 2 workers and 1 server) N times
@@ -20,19 +21,22 @@ has a few thousand messages. Reported per run: the scheduling error's p50, p99 a
 all ranks, and the median over runs of each. Target (issue 5): p99 under 20 us. Before the
 runs, bench/stall_probe.c measures the machine's floor: how late a thread that does nothing
 but spin runs at random instants (p99), with one thread and with one per CPU.
+--chakra-dp RANKS replays bench/chakra_dp_job.py's job of RANKS ranks instead, its all-reduce
+buckets --chakra-bucket BYTES (default the script's, 256 KiB).
 EOF
 }
 
 out=""; runs=5; job="$repo/examples/lenet5-2w1s"; iterations=20; tls=sm; build="$repo/build"
-chakra_dp=""; extra=()
+chakra_dp=""; bucket=""; extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
-    --runs|--job|--iterations|--ucx-tls|--build|--chakra-dp)
+    --runs|--job|--iterations|--ucx-tls|--build|--chakra-dp|--chakra-bucket)
       [ $# -ge 2 ] || { echo "replay_fidelity: $1 needs a value" >&2; exit 2; }
       case "$1" in
         --runs) runs="$2" ;; --job) job="$2" ;; --iterations) iterations="$2" ;;
         --ucx-tls) tls="$2" ;; --build) build="$2" ;; --chakra-dp) chakra_dp="$2" ;;
+        --chakra-bucket) bucket="$2" ;;
       esac
       shift 2 ;;
     --) shift; extra=("$@"); break ;;
@@ -54,7 +58,8 @@ loop=(--iterations "$iterations")
 if [ -n "$chakra_dp" ]; then
   [[ "$chakra_dp" =~ ^[1-9][0-9]*$ ]] || { echo "replay_fidelity: --chakra-dp needs a rank count" >&2; exit 2; }
   job="$work/chakra-dp-$chakra_dp"
-  python3 "$here/chakra_dp_job.py" "$job" --ranks "$chakra_dp" >&2
+  python3 "$here/chakra_dp_job.py" "$job" --ranks "$chakra_dp" \
+    ${bucket:+--bucket-bytes "$bucket"} >&2
 fi
 # A Chakra job (.et files) carries its iterations: dlc-replay refuses --iterations for it.
 if [ -n "$(find "$job" -name '*.et' -print -quit 2>/dev/null)" ]; then
@@ -78,10 +83,10 @@ done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$out" "$work" "$runs" "$load_before" "$load_after" "$tls" "$iterations" "$job" "$repo" \
-  "${extra[@]}" <<'EOF'
+  "$bucket" "${extra[@]}" <<'EOF'
 import json, platform, socket, statistics, subprocess, sys, datetime
-out, work, runs, lb, la, tls, iters, job, repo = sys.argv[1:10]
-extra = sys.argv[10:]
+out, work, runs, lb, la, tls, iters, job, repo, bucket = sys.argv[1:11]
+extra = sys.argv[11:]
 per_run = []
 for i in range(1, int(runs) + 1):
     d = json.load(open(f"{work}/run{i}.json"))
@@ -99,6 +104,7 @@ res = {
         "cpus": int(subprocess.run(["nproc"], capture_output=True, text=True).stdout),
         "loadavg_before": lb, "loadavg_after": la,
         "job": job.replace(work, "(generated) ") if job.startswith(work) else job,
+        "chakra_bucket_bytes": int(bucket) if bucket else None,
         "iterations": int(iters) or "the job's own",
         "transport": f"ucx --ucx-tls {tls}", "launcher": "--spawn (all ranks on this host)",
         "replay_options": extra,
