@@ -350,6 +350,11 @@ FIGURES = [
       V(RF64, "/median_over_runs/p99_s", fmt=".0f", scale=1e6),
       V(RF_ALL, "/machine_floor/*/lateness_p99_s", "min", ".0f", scale=1e6),
       V(RF_ALL, "/machine_floor/*/lateness_p99_s", "max", ".0f", scale=1e6)]),
+    ("Status: a 2-rank Chakra job's schedule against the floor",
+     "data-parallel job's scheduling error p99 is {}x the machine's floor with `--part-bytes 16K`\n"
+     "  and {}x without",
+     [V("2026-11-28-replay-fidelity-chakra-dp2-part16k.json", "/p99_over_floor", fmt=".2f"),
+      V("2026-11-28-replay-fidelity-chakra-dp2-bound.json", "/p99_over_floor", fmt=".2f")]),
     ("Status: the rooted collectives against Open MPI",
      "7 rounds on a host shared with other work): {} to {}x (paired medians per size from 1 MiB), "
      "{} of {} cases at 1.0 or more",
