@@ -20,7 +20,7 @@ struct RankReport {
   uint16_t node = 0;
   uint64_t entries = 0, sends = 0, receives = 0, unreplayable = 0, split = 0;
   uint64_t wrong = 0, busy = 0, records_written = 0;
-  double start_ns = 0, end_ns = 0;    // on rank 0's clock
+  double start_ns = 0, end_ns = 0;  // on rank 0's clock
   // The replay's own time split: computing (the compute entries' think times, dag mode), and
   // communicating (a send from its post to its completion, a receive from the sender's post to
   // its arrival): each the union of its intervals, and the time both cover.
