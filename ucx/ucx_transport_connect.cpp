@@ -24,6 +24,13 @@ bool allows_peer_failure_detection(const std::string& tls) {
                           "dc_x", "rc_verbs", "rc_mlx5", "ud_verbs", "ud_mlx5", "dc_mlx5"});
 }
 
+// The RDMA transports among them: over these UCX 1.13 connects two ranks of one host only in
+// mode "peer" (in mode "none", rc_verbs with tcp:aux finds no transport that reaches the peer).
+bool allows_rdma(const std::string& tls) {
+  return tls_allows(tls, {"ib", "rc", "rc_v", "rc_x", "ud", "ud_v", "ud_x", "dc", "dc_x",
+                          "rc_verbs", "rc_mlx5", "ud_verbs", "ud_mlx5", "dc_mlx5"});
+}
+
 std::string settings_text(const Selection& s) {
   return "UCX_TLS=" + s.tls + ", UCX_NET_DEVICES=" + s.net_devices;
 }
@@ -52,9 +59,12 @@ Endpoint UcxTransport::create_endpoint(Peer& p, const Bytes& address, bool same_
   // "peer" and would pick tcp over lo (8 us against 0.6 us at 64 B), and over tcp "peer" moves
   // a rendezvous's data as active messages copied at the receiver, not by its zero-copy put
   // (a 1 MiB message over lo took 1.7x as long as Open MPI's, which uses "none"). A dead peer
-  // on this host is found by the job's bootstrap, which every tool watches, not by UCX.
+  // on this host is found by the job's bootstrap, which every tool watches, not by UCX. Over
+  // RDMA transports without shared memory the mode stays "peer" (allows_rdma above).
   p.same_host = same_host;
-  p.err_mode = allows_peer_failure_detection(selection_.tls) && !same_host
+  const bool none_here =
+      same_host && (allows_shared_memory(selection_.tls) || !allows_rdma(selection_.tls));
+  p.err_mode = allows_peer_failure_detection(selection_.tls) && !none_here
                    ? UCP_ERR_HANDLING_MODE_PEER
                    : UCP_ERR_HANDLING_MODE_NONE;
   ep.err_mode = p.err_mode;
