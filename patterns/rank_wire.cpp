@@ -38,10 +38,11 @@ void RankWire::poll_once() {
   }
   ++spins_;
   if (idle_ == Idle::spin) return;
-  // Every empty poll, as Open MPI's ranks yield when idle: yielding every 64th kept a waiting
-  // rank of 4 on 2 CPUs on its CPU for tens of microseconds while the peer it waited for had
-  // none (a scatter over tcp took 2.5x as long at 1 MiB).
-  sched_yield();
+  // Every 64th empty poll. Yielding at every one (as Open MPI's ranks do) sped a scatter of 4
+  // ranks on 2 CPUs over tcp up, but made the bw runs that calibrate dlc-compare on the
+  // namespace star measure a rate well below the port's (compare_star's model predicted every
+  // fan-in 12 to 43 % slow; it passed again with this).
+  if ((spins_ & 63) == 63) sched_yield();
   if (idle_ == Idle::sleep && spins_ > 4096) {
     timespec ts{0, 50'000};
     nanosleep(&ts, nullptr);
