@@ -272,7 +272,7 @@ UR = "2026-11-27-ucx-3.json"  # the runner's code
 UCX_ALL = [UR, U5, U3]
 R8 = "2026-11-27-ring-8-runner.json"  # the host's fabrics
 R9 = "2026-11-27-ring-9-cubic-star.json"  # the star, cubic
-COLL = ["2026-11-28-coll-%s-3.json" % c for c in ("broadcast", "reduce", "gather", "scatter")]
+COLL = ["2026-11-28-coll-%s-2.json" % c for c in ("broadcast", "reduce", "gather", "scatter")]
 COLL_STAR = ["2026-11-28-coll-%s-star.json" % c
              for c in ("broadcast", "reduce", "gather", "scatter")]
 FAN = "2026-11-27-fanin-cubic.json"
