@@ -130,15 +130,19 @@ json_assert "$work/series.json" \
 # over the intervals between two samples that both saw a backlog). The clients' own figures
 # are the senders' count (a message is done once UCX has it in the socket buffer: above the
 # wire by a few socket buffers in 3 s) and fall when the loaded machine cannot drive them
-# (with cubic, 2026-11-27, 9 runs: the tbf 99.2 to 100.0 Mbit/s, the clients 93.6 to 132.7):
-# checked loosely.
+# (with cubic, 2026-11-27, 9 runs: the tbf 99.2 to 100.0 Mbit/s, the clients 93.6 to 132.7).
+# Their sum is no bound: each average is over its own run, and under load one client can start
+# seconds after the other and have the port alone for most of its run (CI, 2026-11-28: 77.9 +
+# 84.1 Mbit/s, the tbf backlogged 7.83 s of 11.10 s). Each client alone is bounded by the port
+# and a few socket buffers: checked loosely, per client.
 python3 - "$work/series.json" "$work"/client1.json "$work"/client2.json >"$work/bw" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 bps = [json.load(open(f))['results'][0]['bandwidth']['average_bytes_per_s'] * 8 for f in sys.argv[2:]]
 total = sum(bps)
 print("clients: " + ", ".join(f"{b / 1e6:.1f}" for b in bps) + f" Mbit/s, total {total / 1e6:.1f}")
-print(("ok: " if 50e6 <= total <= 140e6 else "FAIL: ") + "clients' total within 50..140 Mbit/s")
+for i, b in enumerate(bps, 1):
+    print(("ok: " if 25e6 <= b <= 140e6 else "FAIL: ") + f"client {i} within 25..140 Mbit/s")
 t, b, sent = s['t_s'], s['backlog_bytes'], s['sent_bytes']
 busy = [i for i in range(1, len(t)) if b[i - 1] > 0 and b[i] > 0]
 dt = sum(t[i] - t[i - 1] for i in busy)
