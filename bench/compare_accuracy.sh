@@ -133,9 +133,11 @@ fi
 maxn=$((job_workers + 1))
 [ "$lenet" -eq 0 ] || [ "$maxn" -ge 3 ] || maxn=3
 for n in $ranks; do [ "$n" -gt "$maxn" ] && maxn=$n; done
-bash "$STAR" up --prefix "$prefix" --hosts "$maxn" --rate "$rate" --burst 32kb --limit 4mb \
-  --all-ports "${star_opts[@]}" >/dev/null
-calibrate "$work/cal-ring"
+# No ring and no job (--ranks "" --job-workers 0): no second star.
+[ -n "${ranks// /}" ] || [ "$job_workers" -gt 0 ] || [ "$lenet" -ne 0 ] || maxn=0
+[ "$maxn" -eq 0 ] || bash "$STAR" up --prefix "$prefix" --hosts "$maxn" --rate "$rate" \
+  --burst 32kb --limit 4mb --all-ports "${star_opts[@]}" >/dev/null
+[ "$maxn" -eq 0 ] || calibrate "$work/cal-ring"
 for n in $ranks; do
   run_case "ring-$n" "$n" "$work/cal-ring/c.json" ring -b 1M -e 4M -f 2 -n 3 -w 1
 done

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/error.hpp"
+#include "model/star_link.hpp"
 
 namespace dlcnet::model {
 namespace {
@@ -27,9 +29,12 @@ double positive(const nlohmann::json& j, const char* name, const std::string& wh
 
 }  // namespace
 
-Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
+Calibration calibration_from_bench(const std::vector<BenchReport>& reports, LinkRateFrom from,
+                                   nlohmann::json* chosen) {
   std::map<uint64_t, double> latency;  // bytes -> fastest one-way, s
   double rate = 0;
+  std::optional<StarLink> star;  // of the first bw report that ran on a star
+  std::string star_file;
   for (const BenchReport& r : reports) {
     const nlohmann::json& doc = *r.doc;
     const std::string kind = key(key(doc, "test", r.file), "kind", r.file + ": test").dump();
@@ -59,18 +64,45 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports) {
         rate = std::max(rate, positive(bw, name, where + ".bandwidth"));
       }
     }
+    if (kind == "\"bw\"" && from != LinkRateFrom::bw && !star) {
+      star = star_link_of(doc, r.file);
+      if (star) star_file = r.file;
+    }
   }
   std::string names;  // a kind missing from the whole set: the refusal names every input
   for (const BenchReport& r : reports) names += (names.empty() ? "" : ", ") + r.file;
   if (latency.empty()) throw Error("calibration: no dlc-bench lat report among " + names);
   if (rate <= 0) throw Error("calibration: no dlc-bench bw report among " + names);
+  if (from == LinkRateFrom::star && !star) {
+    throw Error("calibration: --link-rate star: no bw report among " + names +
+                " ran on a namespace star (its context.star is missing)");
+  }
   Calibration c;
   c.link_rate_Bps = rate;
-  c.base_latency_s = latency.begin()->second;
   c.header_bytes = 0;
+  if (star) {
+    c.link_rate_Bps = star->rate_Bps;
+    c.payload_bytes = star->payload_bytes;
+    c.header_bytes = star->header_bytes;
+  }
+  c.base_latency_s = latency.begin()->second;
   for (const auto& [bytes, fastest] : latency) {
-    const double o = std::max(0.0, fastest - c.base_latency_s - static_cast<double>(bytes) / rate);
+    const double o =
+        std::max(0.0, fastest - c.base_latency_s - c.wire_bytes(bytes) / c.link_rate_Bps);
     c.overhead_by_size.push_back({bytes, o});
+  }
+  if (chosen) {
+    *chosen = {{"from", star ? "star" : "bw"}, {"bw_steady_payload_Bps", rate}};
+    if (star) {
+      (*chosen)["star"] = {{"file", star_file},
+                           {"tbf_rate", star->rate_text},
+                           {"frames_Bps", star->rate_Bps},
+                           {"mtu", star->mtu},
+                           {"payload_bytes", star->payload_bytes},
+                           {"header_bytes", star->header_bytes},
+                           {"payload_Bps", star->payload_Bps()}};
+      (*chosen)["bw_over_star_payload"] = rate / star->payload_Bps();
+    }
   }
   return c;
 }

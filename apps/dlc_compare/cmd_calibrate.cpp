@@ -18,7 +18,14 @@ namespace {
 struct CalibrateOptions {
   std::vector<std::string> reports;
   std::string out;
+  std::string link_rate = "auto";
 };
+
+model::LinkRateFrom link_rate_from(const std::string& s) {
+  if (s == "bw") return model::LinkRateFrom::bw;
+  if (s == "star") return model::LinkRateFrom::star;
+  return model::LinkRateFrom::automatic;
+}
 
 int run_calibrate(const CalibrateOptions& o) {
   std::vector<NamedPath> files;
@@ -34,17 +41,28 @@ int run_calibrate(const CalibrateOptions& o) {
   for (size_t i = 0; i < docs.size(); ++i) reports.push_back({o.reports[i], &docs[i]});
   std::string names;  // a type error the reader did not check for: it names every report
   for (const std::string& path : o.reports) names += (names.empty() ? "" : ", ") + path;
-  const model::Calibration c =
-      interpret_json(names, [&] { return model::calibration_from_bench(reports); });
+  nlohmann::json chosen;
+  const model::Calibration c = interpret_json(names, [&] {
+    return model::calibration_from_bench(reports, link_rate_from(o.link_rate), &chosen);
+  });
   // What predict would refuse to read (a rate below 1 B/s, ...) is refused here, naming the
   // reports it came from.
   (void)model::calibration_from_json(model::to_json(c), names);
   nlohmann::json doc = model::to_json(c);
+  doc["link_rate"] = chosen;
   doc["source"] = model::calibration_source(reports);
   write_json_file(out, doc);
-  std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate "
-            << c.link_rate_Bps * 8e-9 << " Gbit/s (payload), " << c.overhead_by_size.size()
-            << " size overheads; " << o.out << '\n';
+  std::cout << "dlc-compare calibrate: base latency " << c.base_latency_s * 1e6 << " us, rate ";
+  if (chosen["from"] == "star") {
+    const nlohmann::json& star = chosen["star"];
+    std::cout << "the star's " << star["tbf_rate"].get<std::string>() << " of frames ("
+              << star["payload_Bps"].get<double>() * 8e-6 << " Mbit/s of payload in "
+              << c.payload_bytes << " B segments; the bw run's steady rate "
+              << chosen["bw_steady_payload_Bps"].get<double>() * 8e-6 << " Mbit/s)";
+  } else {
+    std::cout << c.link_rate_Bps * 8e-9 << " Gbit/s (payload, the bw run's)";
+  }
+  std::cout << ", " << c.overhead_by_size.size() << " size overheads; " << o.out << '\n';
   return kExitOk;
 }
 
@@ -57,6 +75,13 @@ void add_calibrate(CLI::App& app, int* exit, Argv) {
       "Write the model's calibration from dlc-bench lat and bw --json reports (docs/model.md)");
   sub->add_option("REPORTS", o->reports, "dlc-bench lat and bw JSON reports")->required();
   sub->add_option("--out", o->out, "calibration JSON to write")->required();
+  sub->add_option("--link-rate", o->link_rate,
+                  "where the link rate comes from: bw (the bw run's steady rate of payload), "
+                  "star (the namespace star's tbf rate of frames, with its TCP segments' "
+                  "headers; the bw report must have run on one), auto (star when the bw "
+                  "report ran on one, else bw)")
+      ->check(CLI::IsMember({"auto", "bw", "star"}))
+      ->capture_default_str();
   sub->callback([o, exit] { *exit = run_calibrate(*o); });
 }
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "apps/dlc_ns3/tc_units.hpp"
+#include "core/tc_units.hpp"
 #include "core/error.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"

@@ -7,6 +7,7 @@
 # field.
 set -euo pipefail
 tool="$1"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "compare_cli: FAILED: $*" >&2; exit 1; }
@@ -58,6 +59,22 @@ sed 's/^2 1 0 10001 3000/2 1 0 10001 3x00/' "$dir/m.map" >"$dir/bad.map"
 expect_error 3 "bad.map:7: field size" "$dir/bad.map" "$dir/fct.txt" --ack-latency-us 10
 expect_error 3 "nothing.map: cannot open" "$dir/nothing.map" "$dir/fct.txt" --ack-latency-us 10
 expect_error 3 "c.json: missing key \"test\"" calibrate "$dir/c.json" --out "$dir/x.json"
+# --link-rate: a value it does not know is bad usage; star from reports that ran on no star is
+# refused naming them; auto from them is the bw run's rate.
+lat="$root/tests/data/plot/lat.json"
+bw="$root/tests/data/plot/bw-tcp.json"
+expect_error 2 "--link-rate: fast not in \{auto,bw,star\}" calibrate "$lat" "$bw" \
+  --out "$dir/x.json" --link-rate fast
+expect_error 3 "--link-rate star: no bw report among .*lat.json, .*bw-tcp.json ran on a" \
+  calibrate "$lat" "$bw" --out "$dir/x.json" --link-rate star
+"$tool" calibrate "$lat" "$bw" --out "$dir/auto.json" >"$dir/o" 2>&1 ||
+  fail "calibrate (auto): $(cat "$dir/o")"
+python3 - "$dir/auto.json" <<'PY' || fail "calibrate (auto) off a star: not the bw run's rate"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["link_rate"]["from"] == "bw", d["link_rate"]
+assert d["link_rate_Bps"] == d["link_rate"]["bw_steady_payload_Bps"], d
+PY
 # A calibration of another fabric is named (the map's messages took 90 to 390 us): one whose
 # idle network is 43x faster (shared memory's), one 11x slower; one that fits (1.4) is quiet.
 # cal_fit NAME RATE_BPS BASE_S: compare against that calibration; its stderr in $dir/NAME.err.

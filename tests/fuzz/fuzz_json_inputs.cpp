@@ -84,8 +84,11 @@ void read(int format, std::string_view text, const std::string& name) {
       }
       std::vector<dlcnet::model::BenchReport> reports;
       for (const nlohmann::json& d : docs) reports.push_back({name, &d});
-      check_calibration(dlcnet::interpret_json(
-          name, [&] { return dlcnet::model::calibration_from_bench(reports); }));
+      // automatic: a bw report's star description (model/star_link.hpp) is read too.
+      check_calibration(dlcnet::interpret_json(name, [&] {
+        return dlcnet::model::calibration_from_bench(reports,
+                                                     dlcnet::model::LinkRateFrom::automatic);
+      }));
       break;
     }
   }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace dlcnet::ns3p {
+namespace dlcnet {
 
 // Bytes per second; throws Error naming `field` on a value tc would not take.
 double tc_rate_Bps(const std::string& text, const std::string& field);
@@ -13,4 +13,4 @@ double tc_rate_Bps(const std::string& text, const std::string& field);
 // Bytes; throws Error naming `field` on a value tc would not take.
 double tc_size_bytes(const std::string& text, const std::string& field);
 
-}  // namespace dlcnet::ns3p
+}  // namespace dlcnet

@@ -1,4 +1,4 @@
-#include "apps/dlc_ns3/tc_units.hpp"
+#include "core/tc_units.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 
-namespace dlcnet::ns3p {
+namespace dlcnet {
 namespace {
 
 using Unit = std::pair<std::string_view, double>;
@@ -43,7 +43,7 @@ double parse(const std::string& text, const std::string& field, const Unit (&uni
   for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (end != begin && std::isfinite(value) && value > 0) {
     for (const Unit& u : units) {
-      if (u.first == unit) return value * u.second;
+      if (u.first == unit && std::isfinite(value * u.second)) return value * u.second;
     }
   }
   throw Error(field + ": '" + text + "' is not a " + what + " as tc writes one");
@@ -59,4 +59,4 @@ double tc_size_bytes(const std::string& text, const std::string& field) {
   return parse(text, field, kSizeUnits, "size (32kb, 8mb, 1500)");
 }
 
-}  // namespace dlcnet::ns3p
+}  // namespace dlcnet
