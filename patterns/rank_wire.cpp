@@ -38,11 +38,12 @@ void RankWire::poll_once() {
   }
   ++spins_;
   if (idle_ == Idle::spin) return;
-  // Every 64th empty poll. Yielding at every one (as Open MPI's ranks do) sped a scatter of 4
-  // ranks on 2 CPUs over tcp up, but made the bw runs that calibrate dlc-compare on the
-  // namespace star measure a rate well below the port's (compare_star's model predicted every
-  // fan-in 12 to 43 % slow; it passed again with this).
-  if ((spins_ & 63) == 63) sched_yield();
+  // Every empty poll, as Open MPI's ranks do when oversubscribed: 4 ranks of a scatter over tcp
+  // on 2 CPUs took 386 to 402 us per 1 MiB iteration against 575 to 1013 with a yield at every
+  // 64th (3 paired runs, 2026-11-28). Undone once (65e83db) because compare_star failed with it;
+  // that failure was the calibration's bw rate swinging (docs/compare.md), not this: with the
+  // star's rate compare_star's rounds are +0.3 to +0.5 % either way.
+  sched_yield();
   if (idle_ == Idle::sleep && spins_ > 4096) {
     timespec ts{0, 50'000};
     nanosleep(&ts, nullptr);
