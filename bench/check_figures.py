@@ -274,7 +274,7 @@ UR = "2026-11-27-ucx-3.json"  # the runner's code
 UCX_ALL = [UR, U5, U3]
 R8 = "2026-11-27-ring-8-runner.json"  # the host's fabrics
 R9 = "2026-11-27-ring-9-cubic-star.json"  # the star, cubic
-COLL = ["2026-11-28-coll-%s-2.json" % c for c in ("broadcast", "reduce", "gather", "scatter")]
+COLL = ["2026-11-28-coll-%s-4.json" % c for c in ("broadcast", "reduce", "gather", "scatter")]
 COLL_STAR = ["2026-11-28-coll-%s-star.json" % c
              for c in ("broadcast", "reduce", "gather", "scatter")]
 FAN = "2026-11-27-fanin-cubic.json"
@@ -358,7 +358,7 @@ FIGURES = [
      [V("2026-11-28-replay-fidelity-chakra-dp2-part16k.json", "/p99_over_floor", fmt=".2f"),
       V("2026-11-28-replay-fidelity-chakra-dp2-bound.json", "/p99_over_floor", fmt=".2f")]),
     ("Status: the rooted collectives against Open MPI",
-     "7 rounds on a host shared with other work): {} to {}x (paired medians per size from 1 MiB), "
+     "15 rounds of 50 iterations on a quiet host): {} to {}x (paired medians per size from 1 MiB), "
      "{} of {} cases at 1.0 or more",
      [V(COLL, "/sections/*/ranks/*/sizes/*/paired_ratio_median", "min", ".2f",
         where=host_from_1mib),

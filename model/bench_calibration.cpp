@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/star_ports.hpp"
 #include "model/star_link.hpp"
 
 namespace dlcnet::model {
@@ -84,6 +85,8 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports, Link
     c.link_rate_Bps = star->rate_Bps;
     c.payload_bytes = star->payload_bytes;
     c.header_bytes = star->header_bytes;
+    c.bucket_bytes = star->bucket_bytes;
+    c.burst_rate_Bps = kStarVethRateBps;
   }
   c.base_latency_s = latency.begin()->second;
   for (const auto& [bytes, fastest] : latency) {
@@ -100,6 +103,7 @@ Calibration calibration_from_bench(const std::vector<BenchReport>& reports, Link
                            {"mtu", star->mtu},
                            {"payload_bytes", star->payload_bytes},
                            {"header_bytes", star->header_bytes},
+                           {"bucket_bytes", star->bucket_bytes},
                            {"payload_Bps", star->payload_Bps()}};
       (*chosen)["bw_over_star_payload"] = rate / star->payload_Bps();
     }

@@ -86,6 +86,12 @@ Calibration calibration_from_json(const nlohmann::json& j, const std::string& so
     c.payload_bytes = whole(p, "payload_bytes", source, 1, c.payload_bytes);
     c.header_bytes = whole(p, "header_bytes", source, 0, c.header_bytes);
   }
+  if (j.contains("bucket")) {
+    const nlohmann::json& b = j.at("bucket");
+    if (!b.is_object()) throw Error(source + ": calibration: \"bucket\" is not an object");
+    c.bucket_bytes = number(b, "bytes", source, 0, kMaxRate, true, 0);
+    c.burst_rate_Bps = number(b, "burst_rate_Bps", source, kMinRate, kMaxRate, true, 0);
+  }
   return c;
 }
 
@@ -100,6 +106,8 @@ nlohmann::json to_json(const Calibration& c) {
       {"base_latency_s", c.base_latency_s},
       {"overhead_s", c.overhead_s},
       {"packet", {{"payload_bytes", c.payload_bytes}, {"header_bytes", c.header_bytes}}}};
+  if (c.bucket_bytes > 0)
+    j["bucket"] = {{"bytes", c.bucket_bytes}, {"burst_rate_Bps", c.burst_rate_Bps}};
   if (!c.overhead_by_size.empty()) {
     nlohmann::json list = nlohmann::json::array();
     for (const SizeOverhead& s : c.overhead_by_size)

@@ -27,6 +27,10 @@ struct Calibration {
   // (Ethernet 14 + IPv4 20 + UDP 8 + sequence 4 + priority group 2, no INT).
   uint32_t payload_bytes = 1000;
   uint32_t header_bytes = 48;
+  // A token bucket on every link (model/link_buckets.hpp), as the namespace star's tbf has:
+  // its depth in bytes of wire (0: none) and the rate a link serves at while it holds tokens.
+  double bucket_bytes = 0;
+  double burst_rate_Bps = 0;
 
   // The overhead of one message of `bytes` payload.
   double overhead_for(uint64_t bytes) const noexcept;

@@ -10,6 +10,11 @@ Network uniform_network(uint32_t hosts, const Calibration& c) {
   Network n;
   n.up_Bps.assign(hosts, c.link_rate_Bps);
   n.down_Bps.assign(hosts, c.link_rate_Bps);
+  if (c.bucket_bytes > 0) {
+    n.up_bucket_bytes.assign(hosts, c.bucket_bytes);
+    n.down_bucket_bytes.assign(hosts, c.bucket_bytes);
+    n.burst_Bps = c.burst_rate_Bps;
+  }
   n.latency_s = c.base_latency_s;
   return n;
 }
@@ -25,6 +30,13 @@ void validate(const Network& n) {
     }
   }
   if (!(n.latency_s >= 0)) throw Error("model network: latency must be >= 0");
+  for (const std::vector<double>* b : {&n.up_bucket_bytes, &n.down_bucket_bytes}) {
+    if (b->size() > n.hosts()) throw Error("model network: more buckets than hosts");
+    for (double x : *b)
+      if (!(x >= 0) || !std::isfinite(x)) throw Error("model network: bucket must be >= 0");
+  }
+  if (!(n.burst_Bps >= 0) || !std::isfinite(n.burst_Bps))
+    throw Error("model network: burst rate must be >= 0");
   if (n.port) {
     if (n.port->host >= n.hosts()) {
       throw Error("model network: bottleneck port towards host " + std::to_string(n.port->host) +

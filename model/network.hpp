@@ -22,7 +22,11 @@ struct BottleneckPort {
 
 struct Network {
   std::vector<double> up_Bps, down_Bps;  // one per host
-  double latency_s = 0;                  // base one-way latency of every path
+  // Token buckets (model/link_buckets.hpp), bytes per link (empty or 0: none); a link whose
+  // bucket holds tokens serves at burst_Bps.
+  std::vector<double> up_bucket_bytes, down_bucket_bytes;
+  double burst_Bps = 0;
+  double latency_s = 0;  // base one-way latency of every path
   std::optional<BottleneckPort> port;
   // true: the messages of one (source, destination) pair share one connection and are served
   // one after another in the order they are posted (dlcnet's transports: one RC queue pair or

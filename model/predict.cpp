@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "model/fluid_queue.hpp"
+#include "model/link_buckets.hpp"
 #include "model/maxmin.hpp"
 #include "model/pair_flows.hpp"
 
@@ -48,6 +49,14 @@ class Run {
       queue_.emplace(n.port->rate_Bps, n.port->buffer_bytes);
     }
     link_bytes_.assign(capacity_.size(), 0);
+    std::vector<double> depth(n.up_bucket_bytes);
+    depth.resize(hosts_, 0);
+    depth.insert(depth.end(), n.down_bucket_bytes.begin(), n.down_bucket_bytes.end());
+    depth.resize(capacity_.size(), 0);  // the bottleneck port has none
+    buckets_.emplace(capacity_, depth, n.burst_Bps);
+    if (!buckets_->any()) buckets_.reset();
+    offered_.assign(capacity_.size(), 0);
+    load_.assign(capacity_.size(), 0);
     out_.messages.resize(m.size());
     index_dependencies();
   }
@@ -173,6 +182,7 @@ class Run {
   bool step() {
     double t = std::min(next_arrival(), now_ + next_done_);
     if (queue_) t = std::min(t, now_ + queue_->next_change());
+    if (buckets_) t = std::min(t, now_ + buckets_->next_change());
     if (t == kInf) return false;
     const size_t progress = completed_ + joined_;
     advance_and_complete(t);
@@ -199,6 +209,7 @@ class Run {
       if (dt > 0) queue_->advance(dt);
       queue_->settle(slack_s());  // before completions: a message's wait at the port
     }
+    if (buckets_ && dt > 0) buckets_->advance(dt);
     const double slack = slack_s();  // now_ stays put while flows complete
     for (size_t k = 0; k < active_.size();) {
       PairFlows& p = pairs_[active_[k]];
@@ -286,16 +297,23 @@ class Run {
       const uint32_t b = to_port(f.dst) ? (port_limits ? port_link() : kNoLink) : down(f.dst);
       vars_[k] = {f.weight(), up(f.src), b};
     }
-    maxmin_.solve(capacity_, vars_, rates_);
+    if (buckets_) buckets_->offered(offered_);
+    maxmin_.solve(buckets_ ? offered_ : capacity_, vars_, rates_);
     // The rates, the port's input and the next completion at these rates, in one pass.
     double in = 0;
     next_done_ = kInf;
+    if (buckets_) std::fill(load_.begin(), load_.end(), 0.0);
     for (size_t k = 0; k < count; ++k) {
       PairFlows& f = pairs_[active_[k]];
       f.rate = rates_[k];
       if (to_port(f.dst)) in += rates_[k] * f.weight();
       next_done_ = std::min(next_done_, f.next_done());
+      if (buckets_) {
+        load_[up(f.src)] += rates_[k] * f.weight();
+        if (!to_port(f.dst)) load_[down(f.dst)] += rates_[k] * f.weight();
+      }
     }
+    if (buckets_) buckets_->set_load(load_);
     return in;
   }
 
@@ -338,6 +356,8 @@ class Run {
   uint32_t port_host_;  // the host behind the bottleneck port, or kNoLink
   std::vector<double> capacity_, link_bytes_;
   std::optional<FluidQueue> queue_;
+  std::optional<LinkBuckets> buckets_;  // none when no link has a bucket
+  std::vector<double> offered_, load_;  // per link: its rate now, the bytes/s crossing it
   Prediction out_;
   // Dependencies: how many each message still waits for (the latest arrival among those that
   // came is its start time until it is posted), and who waits for whom (compressed rows).

@@ -31,6 +31,10 @@ std::optional<StarLink> star_link_of(const nlohmann::json& report, const std::st
   StarLink s;
   s.rate_text = rate->get<std::string>();
   s.rate_Bps = tc_rate_Bps(s.rate_text, where + ".tbf.rate");
+  const nlohmann::json& tbf = star["tbf"];
+  if (!tbf.contains("burst") || !tbf["burst"].is_string())
+    throw Error(where + ".tbf.burst: missing or not a string");
+  s.bucket_bytes = tc_size_bytes(tbf["burst"].get<std::string>(), where + ".tbf.burst");
   const std::string itfs = file + ": context.tcp_stack.interfaces";
   const nlohmann::json* list = nullptr;
   if (ctx.contains("tcp_stack") && ctx["tcp_stack"].is_object() &&

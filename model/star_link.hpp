@@ -19,6 +19,7 @@ struct StarLink {
   uint32_t mtu = 0;       // the smallest MTU of the report's interfaces
   uint32_t payload_bytes = 0;
   uint32_t header_bytes = 0;
+  double bucket_bytes = 0;  // the tbf's burst, let through at a veth's speed
   double payload_Bps() const noexcept {
     return rate_Bps * payload_bytes / (payload_bytes + header_bytes);
   }
@@ -26,7 +27,7 @@ struct StarLink {
 
 // The star the report ran on, or nullopt when its context names none (`context.star` absent
 // or null). Throws Error naming `file` and the key when a description is there but its tbf
-// rate or the interfaces' MTU cannot be read.
+// rate or burst or the interfaces' MTU cannot be read.
 std::optional<StarLink> star_link_of(const nlohmann::json& report, const std::string& file);
 
 }  // namespace dlcnet::model

@@ -12,7 +12,10 @@ Network star_network(uint32_t hosts, const Calibration& c, const StarPorts& port
   const double veth = std::max(kStarVethRateBps, c.link_rate_Bps);
   for (uint32_t h = 0; h < hosts; ++h) {
     n.up_Bps[h] = veth;
-    if (!ports.shaped(h)) n.down_Bps[h] = veth;
+    if (!n.up_bucket_bytes.empty()) n.up_bucket_bytes[h] = 0;
+    if (ports.shaped(h)) continue;
+    n.down_Bps[h] = veth;
+    if (!n.down_bucket_bytes.empty()) n.down_bucket_bytes[h] = 0;
   }
   return n;
 }

@@ -57,7 +57,8 @@ int run_calibrate(const CalibrateOptions& o) {
     const nlohmann::json& star = chosen["star"];
     std::cout << "the star's " << star["tbf_rate"].get<std::string>() << " of frames ("
               << star["payload_Bps"].get<double>() * 8e-6 << " Mbit/s of payload in "
-              << c.payload_bytes << " B segments; the bw run's steady rate "
+              << c.payload_bytes << " B segments, its " << c.bucket_bytes
+              << " B burst a token bucket; the bw run's steady rate "
               << chosen["bw_steady_payload_Bps"].get<double>() * 8e-6 << " Mbit/s)";
   } else {
     std::cout << c.link_rate_Bps * 8e-9 << " Gbit/s (payload, the bw run's)";

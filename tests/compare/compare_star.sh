@@ -90,7 +90,7 @@ sed 's/^/  | /' "$work/out" | head -30
 # The calibration's rate is the star's (`calibrate --link-rate auto`: the tbf's 100 Mbit/s of
 # 1514-byte frames, 1448 bytes of payload each). Measured (2026-11-28, build/, cubic): quiet
 # host, 6 runs, every iteration +0.2 to +0.4 %; load about 3 (two busy processes), 2 runs, -0.1
-# to +1.7 %. With the bw run's steady rate instead (`--link-rate bw`, what the calibration took
+# to +1.7 %; with the tbf's burst as a token bucket since (docs/model.md), 2 runs, -0.4 %. With the bw run's steady rate instead (`--link-rate bw`, what the calibration took
 # before; it swings with cubic's losses and the sender's partial segments, docs/compare.md):
 # 2026-11-27, 10 runs, every iteration -3.7 to -7.4 %; 2026-11-28, 3 runs, -1.0 to +0.0 % in
 # two and +6.6 to +11.7 % in one. In CI (2026-11-27, stop 33) one iteration of five stalled for

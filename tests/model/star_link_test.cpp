@@ -43,6 +43,7 @@ TEST(ModelStarLink, TheStarsFramesAndSegments) {
   EXPECT_EQ(s->payload_bytes, 1448u);
   EXPECT_EQ(s->header_bytes, 66u);
   EXPECT_NEAR(s->payload_Bps(), 12.5e6 * 1448 / 1514, 1e-6);
+  EXPECT_DOUBLE_EQ(s->bucket_bytes, 32768);  // tc's "32kb"
   const nlohmann::json plain = nlohmann::json::parse(R"({"context": {"star": null}})");
   EXPECT_FALSE(star_link_of(plain, "p.json"));
 }
@@ -55,6 +56,8 @@ TEST(ModelStarLink, AutomaticTakesTheStarBwTakesTheRun) {
   EXPECT_DOUBLE_EQ(star.link_rate_Bps, 12.5e6);  // frames
   EXPECT_EQ(star.payload_bytes, 1448u);
   EXPECT_EQ(star.header_bytes, 66u);
+  EXPECT_DOUBLE_EQ(star.bucket_bytes, 32768);  // the tbf's burst, at a veth's speed
+  EXPECT_DOUBLE_EQ(star.burst_rate_Bps, 5e9);
   // 1 MiB: 725 frames of 1514 B (the last shorter), 8.78 % more than its payload.
   EXPECT_NEAR(star.wire_bytes(1048576) / star.link_rate_Bps, (1048576 + 725 * 66) / 12.5e6, 1e-12);
   // 64 KiB's overhead: its fastest time less the base latency and its frames' time.
@@ -69,6 +72,7 @@ TEST(ModelStarLink, AutomaticTakesTheStarBwTakesTheRun) {
       calibration_from_bench({{"lat.json", &kLat}, {"bw.json", &bw}}, LinkRateFrom::bw, &chosen);
   EXPECT_DOUBLE_EQ(run.link_rate_Bps, 11.7125e6);
   EXPECT_EQ(run.header_bytes, 0u);
+  EXPECT_EQ(run.bucket_bytes, 0);
   EXPECT_EQ(chosen["from"], "bw");
   // No star: automatic is the bw run's rate; star is refused.
   const nlohmann::json off = nlohmann::json::parse(R"({"test": {"kind": "bw"}, "results": [
@@ -91,6 +95,11 @@ TEST(ModelStarLink, AnUnreadableDescriptionIsNamed) {
   const nlohmann::json huge = bw_on_star("1e308tbit", "1500");
   EXPECT_NE(error_of({{"lat.json", &kLat}, {"b.json", &huge}}, LinkRateFrom::automatic)
                 .find("b.json: context.star.tbf.rate: '1e308tbit' is not a rate"),
+            std::string::npos);
+  nlohmann::json burst = bw_on_star("100mbit", "1500");
+  burst["context"]["star"]["tbf"].erase("burst");
+  EXPECT_NE(error_of({{"lat.json", &kLat}, {"b.json", &burst}}, LinkRateFrom::automatic)
+                .find("b.json: context.star.tbf.burst: missing"),
             std::string::npos);
   const nlohmann::json mtu = bw_on_star("100mbit", "70000");
   EXPECT_NE(error_of({{"lat.json", &kLat}, {"b.json", &mtu}}, LinkRateFrom::automatic)
