@@ -275,7 +275,7 @@ UCX_ALL = [UR, U5, U3]
 R8 = "2026-11-27-ring-8-runner.json"  # the host's fabrics
 R9 = "2026-11-27-ring-9-cubic-star.json"  # the star, cubic
 COLL = ["2026-11-28-coll-%s-4.json" % c for c in ("broadcast", "reduce", "gather", "scatter")]
-COLL_STAR = ["2026-11-28-coll-%s-star.json" % c
+COLL_STAR = ["2026-11-28-coll-%s-star-2.json" % c
              for c in ("broadcast", "reduce", "gather", "scatter")]
 FAN = "2026-11-27-fanin-cubic.json"
 FAIR, FIFO = ("2026-11-28-compare-accuracy-star-fair-iw-3.json",
