@@ -277,7 +277,7 @@ R9 = "2026-11-27-ring-9-cubic-star.json"  # the star, cubic
 COLL = ["2026-11-28-coll-%s-4.json" % c for c in ("broadcast", "reduce", "gather", "scatter")]
 COLL_STAR = ["2026-11-28-coll-%s-star-2.json" % c
              for c in ("broadcast", "reduce", "gather", "scatter")]
-FAN = "2026-11-27-fanin-cubic.json"
+FAN = "2026-11-28-fanin-cubic.json"
 FAIR, FIFO = ("2026-11-28-compare-accuracy-star-fair-iw-3.json",
               "2026-11-28-compare-accuracy-star-fifo-3.json")
 JOB = "2026-11-28-compare-accuracy-jobs-star-3.json"  # replayed jobs, predict-job --run
