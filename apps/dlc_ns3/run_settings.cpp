@@ -7,10 +7,10 @@
 #include <sstream>
 #include <vector>
 
-#include "core/tc_units.hpp"
 #include "core/error.hpp"
 #include "core/json_fields.hpp"
 #include "core/json_file.hpp"
+#include "core/tc_units.hpp"
 
 namespace dlcnet::ns3p {
 namespace {
