@@ -5,6 +5,7 @@
 // (dlc-compare predict-job --run, dlc-ns3-predict) read it here.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,10 @@ namespace dlcnet {
 // A veth's speed where a predictor needs one (40 Gbit/s, in payload bytes per second): above
 // any tbf's, so an unshaped link is no bottleneck.
 inline constexpr double kStarVethRateBps = 5e9;
+// A TCP segment's headers as Linux sends them on the star (IPv4 20 + TCP 20 + timestamps 12),
+// and what the tbf counts on a veth beyond the IP packet (Ethernet 14).
+inline constexpr uint32_t kStarIpTcpHeaders = 52;
+inline constexpr uint32_t kStarEthernetBytes = 14;
 
 // How a shaped port serves its senders: one FIFO, or its rate shared fairly between source
 // hosts or TCP flows (netns-star.sh --fair, --fair-flows).

@@ -6,10 +6,10 @@
 namespace dlcnet::model {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNoDryTime = std::numeric_limits<double>::infinity();
 // A bucket with fewer tokens than this is empty: a link served at its rate keeps its bucket
 // empty, and rounding residues of a few bytes must not lift it to the burst rate.
-constexpr double kMinTokens = 1.0;
+constexpr double kMinBucketTokens = 1.0;
 
 }  // namespace
 
@@ -21,7 +21,7 @@ LinkBuckets::LinkBuckets(std::span<const double> rate, std::span<const double> d
       load_(rate.size(), 0),
       burst_Bps_(burst_Bps) {
   for (size_t l = 0; l < rate.size() && l < depth.size(); ++l) {
-    if (depth[l] >= kMinTokens && burst_Bps > rate[l]) {
+    if (depth[l] >= kMinBucketTokens && burst_Bps > rate[l]) {
       depth_[l] = tokens_[l] = depth[l];
       any_ = true;
     }
@@ -30,7 +30,7 @@ LinkBuckets::LinkBuckets(std::span<const double> rate, std::span<const double> d
 
 void LinkBuckets::offered(std::span<double> out) const noexcept {
   for (size_t l = 0; l < rate_.size(); ++l)
-    out[l] = tokens_[l] >= kMinTokens ? burst_Bps_ : rate_[l];
+    out[l] = tokens_[l] >= kMinBucketTokens ? burst_Bps_ : rate_[l];
 }
 
 void LinkBuckets::set_load(std::span<const double> load) noexcept {
@@ -38,9 +38,9 @@ void LinkBuckets::set_load(std::span<const double> load) noexcept {
 }
 
 double LinkBuckets::next_change() const noexcept {
-  double t = kInf;
+  double t = kNoDryTime;
   for (size_t l = 0; l < rate_.size(); ++l) {
-    if (tokens_[l] >= kMinTokens && load_[l] > rate_[l])
+    if (tokens_[l] >= kMinBucketTokens && load_[l] > rate_[l])
       t = std::min(t, tokens_[l] / (load_[l] - rate_[l]));
   }
   return t;
@@ -51,7 +51,7 @@ void LinkBuckets::advance(double dt) noexcept {
     if (depth_[l] == 0) continue;
     double t = tokens_[l] + (rate_[l] - load_[l]) * dt;
     // Run dry within rounding of this step's end: empty.
-    if (t < kMinTokens) t = 0;
+    if (t < kMinBucketTokens) t = 0;
     tokens_[l] = std::min(depth_[l], t);
   }
 }

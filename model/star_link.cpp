@@ -4,15 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/star_ports.hpp"
 #include "core/tc_units.hpp"
 
 namespace dlcnet::model {
-namespace {
-
-constexpr uint32_t kIpTcpHeaders = 52;  // IPv4 20 + TCP 20 + timestamps 12
-constexpr uint32_t kEthernet = 14;      // what the tbf counts on a veth beyond the IP packet
-
-}  // namespace
 
 std::optional<StarLink> star_link_of(const nlohmann::json& report, const std::string& file) {
   if (!report.is_object() || !report.contains("context")) return std::nullopt;
@@ -53,8 +48,8 @@ std::optional<StarLink> star_link_of(const nlohmann::json& report, const std::st
     s.mtu = s.mtu == 0 ? uint32_t(mtu) : std::min(s.mtu, uint32_t(mtu));
   }
   if (s.mtu == 0) throw Error(itfs + ": no interface with an MTU");
-  s.payload_bytes = s.mtu - kIpTcpHeaders;
-  s.header_bytes = kIpTcpHeaders + kEthernet;
+  s.payload_bytes = s.mtu - kStarIpTcpHeaders;
+  s.header_bytes = kStarIpTcpHeaders + kStarEthernetBytes;
   return s;
 }
 

@@ -26,13 +26,14 @@
 #include <ns3/uinteger.h>
 
 #include "apps/dlc_ns3/fair_port.hpp"
+#include "core/star_ports.hpp"
 
 namespace dlcnet::ns3p {
 namespace {
 
-constexpr uint32_t kIpTcpHeaders = 52;  // IPv4 20 + TCP 20 + timestamps 12, as Linux sends
-constexpr uint32_t kEthernet = 14;      // what Linux's tbf counts on a veth beyond the IP packet
-constexpr uint32_t kPpp = 2;            // ns-3's point-to-point header
+constexpr uint32_t kIpTcpHeaders = kStarIpTcpHeaders;
+constexpr uint32_t kEthernet = kStarEthernetBytes;
+constexpr uint32_t kPpp = 2;  // ns-3's point-to-point header
 constexpr uint16_t kPort = 5001;
 constexpr double kSetupS = 1.0;  // connections open before the messages' origin
 
