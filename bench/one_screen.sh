@@ -40,12 +40,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-header() {  # header FILE COMMAND...: what made the file
-  local file="$1"
+header() {  # header FILE COMMAND...: what made the file, its paths as a checkout has them
+  local file="$1" cmd
   shift
+  cmd="$*"
+  cmd="${cmd//$bin\//build/bin/}"
+  cmd="${cmd//$repo\//}"
   {
     echo "# made by bench/one_screen.sh at $commit${dirty:+ (tree dirty)} on $(date -u +%FT%TZ)"
-    echo "# command: $*"
+    echo "# command: $cmd"
   } >"$file"
 }
 
